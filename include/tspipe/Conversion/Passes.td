@@ -1,0 +1,49 @@
+//===- Passes.td - tspipe conversion passes ----------------*- tablegen -*-===//
+
+#ifndef TSPIPE_CONVERSION_PASSES_TD
+#define TSPIPE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm", "gpu::GPUModuleOp"> {
+  let summary = "lower tspipe kernels to NVVM mbarrier, TMA and cp.async ops";
+  let description = [{
+    Rewrites every `tspipe.kernel` (after `tspipe-allocate-smem`) into plain
+    SCF, arith, LLVM and NVVM operations, one pipeline protocol at a time:
+
+    * barrier storage: the kernel's dynamic shared memory (an
+      `llvm.mlir.global` in address space 3); each pipeline's full barriers
+      at `barrier_offset`, its empty barriers 8 * num_stages bytes after;
+    * initialization: warp 0, one `elect.sync` thread, `mbarrier.init` of
+      every barrier with its arrive count, then `fence.mbarrier_init` and
+      `barrier.sync 0` (one CTA) or a relaxed cluster arrive + wait;
+    * tasks: `scf.if` on the warp range (and CTA rank), cursors (stage index,
+      phase bit) as loop-carried values of the domain loop, producer cursors
+      starting at phase 1 and consumer cursors at phase 0;
+    * brackets: the per-type sequences of ts-semantics §2 (e.g. TmaAsync
+      acquire = parity wait on the empty barrier, then one elected thread per
+      producer warp does `mbarrier.arrive.expect_tx num_bytes`);
+    * the producer drain after each producing task.
+
+    With `debug-hang-timeout` set, every blocking wait gives up after that
+    many polls and traps after printing the task, pipeline, stage and phase.
+
+    The gpu.func keeps its signature; `tspipe.smem_bytes` and
+    `tspipe.block_threads` attributes on it give the launch parameters.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::gpu::GPUDialect"
+  ];
+  let options = [
+    Option<"debugHangTimeout", "debug-hang-timeout", "int64_t",
+           /*default=*/"0",
+           "if > 0, blocking waits trap after this many failed polls and "
+           "report task, pipeline, stage and phase">
+  ];
+}
+
+#endif // TSPIPE_CONVERSION_PASSES_TD

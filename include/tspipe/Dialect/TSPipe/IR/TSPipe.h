@@ -1,0 +1,42 @@
+//===- TSPipe.h - tspipe dialect ----------------------------------*- C++ -*-===//
+//
+// The tspipe dialect, its attributes, types and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H
+#define TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tspipe/Dialect/TSPipe/IR/TSPipeDialect.h.inc"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tspipe/Dialect/TSPipe/IR/TSPipeAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTypes.h.inc"
+
+namespace mlir::tspipe {
+class PipelineOp;
+/// Resolves `name` to the tspipe.pipeline of the kernel enclosing `from`.
+PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name);
+/// Verifies that a bracket names a pipeline of its kernel, that it sits in a
+/// task, and that the task lists the pipeline on the bracket's side (R27).
+LogicalResult verifyBracketSymbol(Operation *op, FlatSymbolRefAttr name,
+                                  bool producerSide);
+} // namespace mlir::tspipe
+
+#define GET_OP_CLASSES
+#include "tspipe/Dialect/TSPipe/IR/TSPipeOps.h.inc"
+
+#endif // TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H

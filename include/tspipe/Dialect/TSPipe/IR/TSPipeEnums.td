@@ -1,0 +1,62 @@
+//===- TSPipeEnums.td - tspipe enumerations ----------------*- tablegen -*-===//
+
+#ifndef TSPIPE_ENUMS_TD
+#define TSPIPE_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+// The seven pipeline types of TS (ts-semantics §2). The spelling in IR is the
+// snake_case form of TS's `PipelineType` member names.
+def TSPipe_PipelineType : I32EnumAttr<"PipelineType",
+    "TS pipeline type (which hardware unit fills and drains a stage)", [
+      I32EnumAttrCase<"AsyncAsync", 0, "async_async">,
+      I32EnumAttrCase<"TmaAsync", 1, "tma_async">,
+      I32EnumAttrCase<"TmaUmma", 2, "tma_umma">,
+      I32EnumAttrCase<"UmmaAsync", 3, "umma_async">,
+      I32EnumAttrCase<"AsyncUmma", 4, "async_umma">,
+      I32EnumAttrCase<"UmmaUmma", 5, "umma_umma">,
+      I32EnumAttrCase<"ClcFetchAsync", 6, "clc_fetch_async">]> {
+  let cppNamespace = "::mlir::tspipe";
+  let genSpecializedAttr = 0;
+}
+
+// CuTe CooperativeGroup agents (ts-semantics §1.5).
+def TSPipe_Agent : I32EnumAttr<"Agent", "cooperative group agent", [
+      I32EnumAttrCase<"Thread", 0, "thread">,
+      I32EnumAttrCase<"Warp", 1, "warp">,
+      I32EnumAttrCase<"ThreadBlock", 2, "thread_block">,
+      I32EnumAttrCase<"ThreadBlockCluster", 3, "thread_block_cluster">]> {
+  let cppNamespace = "::mlir::tspipe";
+  let genSpecializedAttr = 0;
+}
+
+// TS SignalingThreads (an IntFlag; ts-semantics §1.7). Valid values are
+// checked by rule R1: all, cta_leader, task_warp_leader,
+// cta_leader|task_warp_leader.
+def TSPipe_SignalingThreads : I32BitEnumAttr<"SignalingThreads",
+    "which threads of a task issue a pipeline's barrier operations", [
+      I32BitEnumAttrCaseBit<"All", 0, "all">,
+      I32BitEnumAttrCaseBit<"CtaLeader", 1, "cta_leader">,
+      I32BitEnumAttrCaseBit<"TaskWarpLeader", 2, "task_warp_leader">]> {
+  let cppNamespace = "::mlir::tspipe";
+  let genSpecializedAttr = 0;
+  let separator = "|";
+}
+
+// How an async-thread producer signals the full barrier (ts-semantics §2.1).
+def TSPipe_PipelineOpKind : I32EnumAttr<"PipelineOpKind",
+    "how an async-thread producer arrives on the full barrier", [
+      I32EnumAttrCase<"AsyncThread", 0, "async_thread">,
+      I32EnumAttrCase<"AsyncLoad", 1, "async_load">]> {
+  let cppNamespace = "::mlir::tspipe";
+  let genSpecializedAttr = 0;
+}
+
+// The side of a pipeline a stage handle belongs to.
+def TSPipe_Role : I32EnumAttr<"Role", "pipeline side", [
+      I32EnumAttrCase<"Producer", 0, "producer">,
+      I32EnumAttrCase<"Consumer", 1, "consumer">]> {
+  let cppNamespace = "::mlir::tspipe";
+}
+
+#endif // TSPIPE_ENUMS_TD

@@ -1,0 +1,456 @@
+//===- TSPipeOps.td - tspipe operations --------------------*- tablegen -*-===//
+
+#ifndef TSPIPE_OPS_TD
+#define TSPIPE_OPS_TD
+
+include "tspipe/Dialect/TSPipe/IR/TSPipeDialect.td"
+include "tspipe/Dialect/TSPipe/IR/TSPipeAttrs.td"
+include "tspipe/Dialect/TSPipe/IR/TSPipeTypes.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def TSPipe_KernelOp : TSPipe_Op<"kernel", [
+    SymbolTable, SingleBlock, NoTerminator]> {
+  let summary = "a warp-specialized kernel body: pipelines and tasks";
+  let description = [{
+    The body of a GPU kernel (it sits in a `gpu.func` marked `kernel`) as TS
+    sees it: `num_warps` warps per CTA, a cluster of `cluster_shape` CTAs, the
+    pipelines (`tspipe.pipeline`) and the tasks (`tspipe.task`) that run on
+    warp ranges of every CTA. Nothing else may appear in the body.
+
+    The CTA has `32 * num_warps` threads along x. Before any task runs, the
+    lowering initializes every barrier of every pipeline (one elected thread
+    of warp 0), then fences the inits and synchronizes the CTA (or the
+    cluster), as ts-semantics §1.10 requires.
+
+    `smem_bytes` is set by `tspipe-allocate-smem`: the dynamic shared memory
+    (bytes) the kernel must be launched with.
+
+    Example:
+
+    ```mlir
+    tspipe.kernel warps(5) {
+      tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 4096,
+          producer_group = <thread, 1>, consumer_group = <thread, 4>>)
+          smem_bytes(16384)
+      tspipe.task @load warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %c8 step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @compute warps(1, 4) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %c8 step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_warps,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster_shape,
+                       OptionalAttr<I64Attr>:$smem_bytes);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `warps` `(` $num_warps `)` (`cluster` `(` $cluster_shape^ `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Cluster extents (x, y, z); [1, 1, 1] when unset.
+    ::llvm::SmallVector<int64_t, 3> getClusterExtents();
+    /// Number of CTAs in the cluster.
+    int64_t getNumCtasInCluster();
+  }];
+}
+
+def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
+    Symbol, HasParent<"KernelOp">]> {
+  let summary = "a pipelined resource: a ring of full/empty mbarriers";
+  let description = [{
+    Declares one pipelined resource: `num_stages` stages, each with a full
+    barrier (producers arrive, consumers wait) and an empty barrier (consumers
+    arrive, producers wait), configured by a `#tspipe.config`. With
+    `smem_bytes(N)` it also owns an N-byte shared-memory data buffer, split
+    evenly over the stages (`N / num_stages` bytes each), that
+    `tspipe.stage_buffer` addresses.
+
+    `barrier_offset` and `buffer_offset` (bytes into the kernel's dynamic
+    shared memory) are set by `tspipe-allocate-smem`.
+
+    Example:
+
+    ```mlir
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 64>,
+        async_producer_op = async_load>) smem_bytes(8192)
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TSPipe_PipelineConfigAttr:$config,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$smem_bytes,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$tmem_columns,
+                       OptionalAttr<I64Attr>:$barrier_offset,
+                       OptionalAttr<I64Attr>:$buffer_offset);
+  let assemblyFormat = [{
+    $sym_name `config` `(` $config `)`
+    (`smem_bytes` `(` $smem_bytes^ `)`)?
+    (`tmem_columns` `(` $tmem_columns^ `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def TSPipe_TaskOp : TSPipe_Op<"task", [
+    Symbol, HasParent<"KernelOp">, SingleBlock, NoTerminator]> {
+  let summary = "a task: a warp range of every CTA and its schedule";
+  let description = [{
+    TS's `Task`: the warps `[warp_idx, warp_idx + num_warps)` of every CTA (of
+    CTA `run_only_on_cta_id` alone, when set) run the body. `produces` lists
+    the pipelines the task may use producer brackets on (TS `dst_resources`),
+    `consumes` those it may use consumer brackets on (`src_resources`).
+    `registers(n)` asks for `n` registers per thread (`setmaxnreg`).
+
+    The body is the task's schedule: head operations, one
+    `tspipe.domain_loop`, tail operations. Each task keeps its own pipeline
+    cursors (index, phase) per pipeline; after the body every produced
+    pipeline is drained (`producer_tail`) unless the body drains it itself.
+
+    Example:
+
+    ```mlir
+    tspipe.task @load warps(0, 1) produces [@ring] {
+      tspipe.domain_loop %i = %lb to %ub step %c1 {
+        %s = tspipe.producer_acquire @ring
+        tspipe.producer_commit @ring
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$warp_idx,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_warps,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$produces,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$consumes,
+                       OptionalAttr<I64Attr>:$run_only_on_cta_id,
+                       OptionalAttr<I64Attr>:$num_registers);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `warps` `(` $warp_idx `,` $num_warps `)`
+    (`produces` $produces^)? (`consumes` $consumes^)?
+    (`cta` `(` $run_only_on_cta_id^ `)`)?
+    (`registers` `(` $num_registers^ `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True if `pipeline` is listed in `produces` / `consumes`.
+    bool producesPipeline(::llvm::StringRef pipeline);
+    bool consumesPipeline(::llvm::StringRef pipeline);
+    /// The task's domain loop (verified to exist exactly once).
+    class DomainLoopOp getDomainLoop();
+  }];
+}
+
+def TSPipe_DomainLoopOp : TSPipe_Op<"domain_loop", [
+    HasParent<"TaskOp">, SingleBlock, NoTerminator]> {
+  let summary = "the task's domain loop";
+  let description = [{
+    TS's `domain_loop(start, end, step)`: the body runs for
+    `%iv = start, start + step, ...` while `%iv < end`. `end` may be dynamic
+    (any index value); `step` must be non-zero (R17). Exactly one per task
+    (R16). Operations before it are the task's head, operations after it its
+    tail. Pipeline cursors are carried through it.
+
+    Example:
+
+    ```mlir
+    tspipe.domain_loop %i = %c0 to %n step %c1 {
+      tspipe.first_iter {
+        %s = tspipe.producer_acquire @ring
+      }
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lower_bound, Index:$upper_bound, Index:$step);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() { return getBody().getArgument(0); }
+  }];
+}
+
+class TSPipe_GuardOp<string mnemonic, string what>
+    : TSPipe_Op<mnemonic, [HasParent<"DomainLoopOp">, SingleBlock,
+                           NoTerminator]> {
+  let summary = "run the body on the " # what # " iteration of the domain loop";
+  let description = [{
+    A loop guard (TS `d.}] # mnemonic # [{()`): the body runs only on the
+    }] # what # [{ iteration of the enclosing `tspipe.domain_loop`. With a
+    single iteration both `first_iter` and `last_iter` run; with none,
+    neither does (ts-semantics §4.1).
+
+    Example:
+
+    ```mlir
+    tspipe.}] # mnemonic # [{ {
+      tspipe.consumer_release @ring
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+}
+
+def TSPipe_FirstIterOp : TSPipe_GuardOp<"first_iter", "first">;
+def TSPipe_LastIterOp : TSPipe_GuardOp<"last_iter", "last">;
+
+//===----------------------------------------------------------------------===//
+// Brackets
+//===----------------------------------------------------------------------===//
+
+class TSPipe_BracketOp<string mnemonic, string producerSideExpr>
+    : TSPipe_Op<mnemonic, [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let extraClassDeclaration = [{
+    /// The pipeline this bracket names (null if it does not resolve).
+    PipelineOp getPipelineOp();
+    /// True for producer-side brackets.
+    bool isProducerSide();
+  }];
+  let extraClassDefinition = [{
+    bool $cppClass::isProducerSide() { return }] # producerSideExpr # [{; }
+    PipelineOp $cppClass::getPipelineOp() {
+      return ::mlir::tspipe::lookupPipeline(getOperation(), getPipelineAttr());
+    }
+    ::mlir::LogicalResult
+    $cppClass::verifySymbolUses(::mlir::SymbolTableCollection &tables) {
+      return ::mlir::tspipe::verifyBracketSymbol(getOperation(),
+          getPipelineAttr(), isProducerSide());
+    }
+  }];
+}
+
+def TSPipe_ProducerTryAcquireOp : TSPipe_BracketOp<"producer_try_acquire", "true"> {
+  let summary = "probe the empty barrier of the producer's next stage";
+  let description = [{
+    One non-blocking `mbarrier.try_wait.parity` on the empty barrier of the
+    producer cursor's stage, with the cursor's phase. The `i1` result is true
+    when the stage is free; pass it to the next `tspipe.producer_acquire` so
+    that it skips its blocking wait (TS `try_acquire`, but the token is an SSA
+    value rather than a sticky register).
+
+    Example:
+
+    ```mlir
+    %ready = tspipe.producer_try_acquire @ring
+    %s = tspipe.producer_acquire @ring ready(%ready)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$pipeline attr-dict";
+}
+
+def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
+  let summary = "wait until the producer's next stage is empty";
+  let description = [{
+    Blocks on the empty barrier of the producer cursor's stage (parity = the
+    cursor's phase; a producer cursor starts at phase 1, so the first
+    `num_stages` acquires pass at once). TMA pipelines then arm the stage's
+    full barrier with `mbarrier.arrive.expect_tx` of `num_bytes` from one
+    elected thread of each producer warp (ts-semantics §2.2). With
+    `advance_on_acquire` the cursor advances here. `ready` (from
+    `tspipe.producer_try_acquire`) skips the wait when true. The result is the
+    acquired stage.
+
+    Example:
+
+    ```mlir
+    %s = tspipe.producer_acquire @ring
+    %bar = tspipe.full_barrier %s : !llvm.ptr<3>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
+  let results = (outs TSPipe_StageType:$stage);
+  let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+}
+
+def TSPipe_ProducerCommitOp : TSPipe_BracketOp<"producer_commit", "true"> {
+  let summary = "signal that the producer's stage is full";
+  let description = [{
+    Arrives on the full barrier of the commit cursor's stage with the
+    pipeline type's producer operation (AsyncAsync: `mbarrier.arrive` from
+    every producer thread, or `cp.async.mbarrier.arrive.noinc` for
+    `async_load`; TMA types: nothing, the copies complete the transaction
+    bytes) and advances the cursor by the commit stride.
+
+    Example:
+
+    ```mlir
+    tspipe.producer_commit @ring
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let assemblyFormat = "$pipeline attr-dict";
+}
+
+def TSPipe_ProducerTailOp : TSPipe_BracketOp<"producer_tail", "true"> {
+  let summary = "drain the pipeline before the producer exits";
+  let description = [{
+    Waits until every stage the producer filled has been released by the
+    consumers (`num_stages` empty-barrier waits, advancing the cursor), so
+    that no arrive targets a barrier of an exited CTA (ts-semantics §4.1).
+    The lowering inserts it at the end of every producing task that does not
+    write one.
+
+    Example:
+
+    ```mlir
+    tspipe.producer_tail @ring
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let assemblyFormat = "$pipeline attr-dict";
+}
+
+def TSPipe_ConsumerTryWaitOp : TSPipe_BracketOp<"consumer_try_wait", "false"> {
+  let summary = "probe the full barrier of the consumer's next stage";
+  let description = [{
+    One non-blocking `mbarrier.try_wait.parity` on the full barrier of the
+    consumer cursor's stage. The `i1` result is true when the stage is ready;
+    pass it to the next `tspipe.consumer_wait`.
+
+    Example:
+
+    ```mlir
+    %ready = tspipe.consumer_try_wait @ring
+    %s = tspipe.consumer_wait @ring ready(%ready)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let results = (outs I1:$ready);
+  let assemblyFormat = "$pipeline attr-dict";
+}
+
+def TSPipe_ConsumerWaitOp : TSPipe_BracketOp<"consumer_wait", "false"> {
+  let summary = "wait until the consumer's next stage is full";
+  let description = [{
+    Blocks on the full barrier of the consumer cursor's stage (parity = the
+    cursor's phase, starting at 0). With `advance_on_wait` the cursor advances
+    here. `ready` skips the wait when true. The result is the stage to read.
+
+    Example:
+
+    ```mlir
+    %s = tspipe.consumer_wait @ring
+    %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
+  let results = (outs TSPipe_StageType:$stage);
+  let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+}
+
+def TSPipe_ConsumerReleaseOp : TSPipe_BracketOp<"consumer_release", "false"> {
+  let summary = "signal that the consumer's stage is empty";
+  let description = [{
+    Arrives on the empty barrier of the release cursor's stage with the
+    pipeline type's consumer operation (AsyncAsync: every consumer thread;
+    TmaAsync: lane 0 of each consumer warp on one CTA, or every thread in the
+    all-thread release form) and advances the cursor by the release stride.
+
+    Example:
+
+    ```mlir
+    tspipe.consumer_release @ring
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let assemblyFormat = "$pipeline attr-dict";
+}
+
+def TSPipe_CurrentStageOp : TSPipe_BracketOp<"current_stage", "getRole() == Role::Producer"> {
+  let summary = "the stage a work step of this task addresses";
+  let description = [{
+    TS's `StageInfo` for work steps that are not preceded by an acquire or a
+    wait in the same task (split producers and consumers): the stage of the
+    task's commit cursor (`producer`) or release cursor (`consumer`).
+
+    Example:
+
+    ```mlir
+    %s = tspipe.current_stage @ring consumer
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$pipeline, TSPipe_Role:$role);
+  let results = (outs TSPipe_StageType:$stage);
+  let assemblyFormat = "$pipeline $role attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Stage accessors
+//===----------------------------------------------------------------------===//
+
+class TSPipe_StageAccessorOp<string mnemonic, string what>
+    : TSPipe_Op<mnemonic, [Pure]> {
+  let summary = "the " # what # " of a pipeline stage";
+  let arguments = (ins TSPipe_StageType:$stage);
+}
+
+def TSPipe_StageIndexOp : TSPipe_StageAccessorOp<"stage_index", "index"> {
+  let description = [{
+    The index of the stage in `[0, num_stages)`.
+
+    Example: `%i = tspipe.stage_index %s`
+  }];
+  let results = (outs Index:$index);
+  let assemblyFormat = "$stage attr-dict";
+}
+
+def TSPipe_FullBarrierOp
+    : TSPipe_StageAccessorOp<"full_barrier", "full mbarrier"> {
+  let description = [{
+    The shared-memory address of the stage's full mbarrier (8 bytes), e.g. the
+    mbarrier a bulk copy completes its transaction bytes on.
+
+    Example: `%b = tspipe.full_barrier %s : !llvm.ptr<3>`
+  }];
+  let results = (outs LLVM_PointerInAddressSpace<3>:$barrier);
+  let assemblyFormat = "$stage attr-dict `:` type($barrier)";
+}
+
+def TSPipe_EmptyBarrierOp
+    : TSPipe_StageAccessorOp<"empty_barrier", "empty mbarrier"> {
+  let description = [{
+    The shared-memory address of the stage's empty mbarrier (8 bytes).
+
+    Example: `%b = tspipe.empty_barrier %s : !llvm.ptr<3>`
+  }];
+  let results = (outs LLVM_PointerInAddressSpace<3>:$barrier);
+  let assemblyFormat = "$stage attr-dict `:` type($barrier)";
+}
+
+def TSPipe_StageBufferOp
+    : TSPipe_StageAccessorOp<"stage_buffer", "data buffer slice"> {
+  let description = [{
+    The shared-memory address of the stage's slice of the pipeline's data
+    buffer: `buffer + index * (smem_bytes / num_stages)` (128-byte aligned
+    base). The pipeline must declare `smem_bytes`.
+
+    Example: `%p = tspipe.stage_buffer %s : !llvm.ptr<3>`
+  }];
+  let results = (outs LLVM_PointerInAddressSpace<3>:$buffer);
+  let assemblyFormat = "$stage attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+#endif // TSPIPE_OPS_TD

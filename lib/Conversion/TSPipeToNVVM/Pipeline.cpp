@@ -1,0 +1,47 @@
+//===- Pipeline.cpp - the tspipe-to-nvvm pass pipeline --------------------===//
+
+#include "tspipe/Conversion/Passes.h"
+#include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+struct TSPipeToNVVMPipelineOptions
+    : public PassPipelineOptions<TSPipeToNVVMPipelineOptions> {
+  PassOptions::Option<int64_t> debugHangTimeout{
+      *this, "debug-hang-timeout",
+      llvm::cl::desc("if > 0, blocking waits trap after this many polls"),
+      llvm::cl::init(0)};
+};
+} // namespace
+
+void mlir::tspipe::registerTSPipeToNVVMPipeline() {
+  PassPipelineRegistration<TSPipeToNVVMPipelineOptions>(
+      "tspipe-to-nvvm",
+      "Lower tspipe kernels in gpu.modules to LLVM + NVVM, ready for "
+      "gpu-module-to-binary",
+      [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
+        OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+        gpuPm.addPass(tspipe::createTSPipeAllocateSmem());
+        tspipe::ConvertTSPipeToNVVMOptions convOpts;
+        convOpts.debugHangTimeout = options.debugHangTimeout;
+        gpuPm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
+        gpuPm.addPass(createCanonicalizerPass());
+        gpuPm.addPass(createCSEPass());
+        gpuPm.addPass(createSCFToControlFlowPass());
+        gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+        gpuPm.addPass(createConvertNVVMToLLVMPass());
+        gpuPm.addPass(createCanonicalizerPass());
+        gpuPm.addPass(createCSEPass());
+        pm.addPass(createReconcileUnrealizedCastsPass());
+      });
+}
