@@ -1,17 +1,404 @@
-// placeholder, replaced below
+//===- TSPipeToNVVM.cpp - lower tspipe kernels to NVVM --------------------===//
+//
+// Lowers each `tspipe.kernel` as one unit: barrier storage and init for all
+// of its pipelines, then every task as a warp-range branch whose brackets
+// become the per-type mbarrier sequences of ts-semantics §2, with the task's
+// pipeline cursors carried through the domain loop.
+//
+// Protocol emission (which thread does what for a bracket) lives in
+// Protocol.cpp; this file walks the structure (kernel, tasks, domain loop,
+// guards) and keeps the cursors.
+//
+//===----------------------------------------------------------------------===//
+
 #include "tspipe/Conversion/Passes.h"
-#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+#include "Protocol.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
 namespace mlir::tspipe {
 #define GEN_PASS_DEF_CONVERTTSPIPETONVVM
 #include "tspipe/Conversion/Passes.h.inc"
-}
+} // namespace mlir::tspipe
+
 using namespace mlir;
+using namespace mlir::tspipe;
+
 namespace {
-struct ConvertTSPipeToNVVM : public tspipe::impl::ConvertTSPipeToNVVMBase<ConvertTSPipeToNVVM> {
-  using Base::Base;
-  void runOnOperation() override {}
+
+/// Name of the dynamic shared memory symbol of a gpu.module.
+constexpr StringLiteral kDynSmemName = "__tspipe_dynamic_smem";
+
+//===----------------------------------------------------------------------===//
+// Task lowering: cursors through head, domain loop, guards and tail
+//===----------------------------------------------------------------------===//
+
+class TaskLowering {
+public:
+  TaskLowering(KernelLowering &kernel, TaskOp task, OpBuilder &b)
+      : k(kernel), task(task), b(b) {}
+
+  LogicalResult lower() {
+    Location loc = task.getLoc();
+    // Cursors of every pipeline the task touches.
+    for (StringRef name : symbolNames(task.getProducesAttr()))
+      addPipeline(name);
+    for (StringRef name : symbolNames(task.getConsumesAttr()))
+      addPipeline(name);
+    seedLanes(loc);
+    if (failed(lowerBlock(task.getBody().front())))
+      return failure();
+    // TS drains every produced pipeline at task exit (ts-semantics §4.1).
+    for (StringRef name : symbolNames(task.getProducesAttr())) {
+      if (drained.contains(name))
+        continue;
+      PipelineLowering &p = k.pipeline(name);
+      k.protocol().emitProducerTail(b, loc, p, task, cursors[name]);
+    }
+    return success();
+  }
+
+private:
+  static SmallVector<StringRef> symbolNames(ArrayAttr list) {
+    SmallVector<StringRef> names;
+    if (list)
+      for (Attribute a : list)
+        names.push_back(cast<FlatSymbolRefAttr>(a).getValue());
+    return names;
+  }
+
+  void addPipeline(StringRef name) {
+    if (cursors.count(name))
+      return;
+    PipelineLowering &p = k.pipeline(name);
+    cursors[name] = TaskCursors::initial(b, task.getLoc(), p.config);
+    order.push_back(name.str());
+  }
+
+  /// Interleaved pipelines: each strided cursor starts at the task's lane
+  /// (warp lane: warp - warp_idx when num_warps == stride; domain lane:
+  /// domain start % stride otherwise), ts-semantics §1.9.
+  void seedLanes(Location loc) {
+    DomainLoopOp loop = task.getDomainLoop();
+    for (StringRef name : order) {
+      PipelineLowering &p = k.pipeline(name);
+      if (!p.config.isInterleaved())
+        continue;
+      TaskCursors &c = cursors[name];
+      auto laneFor = [&](int64_t stride) -> Value {
+        if (task.getNumWarps() == stride)
+          return arith::SubIOp::create(b, loc, k.warpIdx(),
+                                       k.constI32(b, loc, task.getWarpIdx()));
+        Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+        Value lb32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), lb);
+        return arith::RemUIOp::create(b, loc, lb32,
+                                      k.constI32(b, loc, stride));
+      };
+      const PipelineConfigAttr &cfg = p.config;
+      if (cfg.getAcquireStride() > 1)
+        c.producer.index = laneFor(cfg.getAcquireStride());
+      if (cfg.getCommitStride() > 1) {
+        if (cfg.getAdvanceOnAcquire())
+          c.producerCommit.index = laneFor(cfg.getCommitStride());
+        else
+          c.producer.index = laneFor(cfg.getCommitStride());
+      }
+      if (cfg.getWaitStride() > 1)
+        c.consumer.index = laneFor(cfg.getWaitStride());
+      if (cfg.getReleaseStride() > 1) {
+        if (cfg.getAdvanceOnWait())
+          c.consumerRelease.index = laneFor(cfg.getReleaseStride());
+        else
+          c.consumer.index = laneFor(cfg.getReleaseStride());
+      }
+    }
+  }
+
+  /// All cursor values in a fixed order (loop-carried / if-yielded).
+  SmallVector<Value> flatten() {
+    SmallVector<Value> values;
+    for (StringRef name : order)
+      cursors[name].appendTo(values);
+    return values;
+  }
+  void unflatten(ValueRange values) {
+    unsigned pos = 0;
+    for (StringRef name : order)
+      pos = cursors[name].assignFrom(values, pos);
+  }
+
+  LogicalResult lowerBlock(Block &block) {
+    for (Operation &op : block) {
+      if (failed(lowerOp(op)))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult lowerOp(Operation &op) {
+    Location loc = op.getLoc();
+    if (auto loop = dyn_cast<DomainLoopOp>(op))
+      return lowerDomainLoop(loop);
+    if (isa<FirstIterOp, LastIterOp>(op))
+      return lowerGuard(op);
+
+    if (auto acq = dyn_cast<ProducerTryAcquireOp>(op)) {
+      PipelineLowering &p = k.pipeline(acq.getPipeline());
+      Value ready = k.protocol().emitProducerTryAcquire(
+          b, loc, p, task, cursors[acq.getPipeline()]);
+      mapping.map(acq.getReady(), ready);
+      return success();
+    }
+    if (auto acq = dyn_cast<ProducerAcquireOp>(op)) {
+      PipelineLowering &p = k.pipeline(acq.getPipeline());
+      Value ready = acq.getReady() ? mapping.lookup(acq.getReady()) : Value();
+      Value stage = k.protocol().emitProducerAcquire(
+          b, loc, p, task, cursors[acq.getPipeline()], ready);
+      stages[acq.getStage()] = {&p, stage};
+      return success();
+    }
+    if (auto commit = dyn_cast<ProducerCommitOp>(op)) {
+      PipelineLowering &p = k.pipeline(commit.getPipeline());
+      k.protocol().emitProducerCommit(b, loc, p, task,
+                                      cursors[commit.getPipeline()]);
+      return success();
+    }
+    if (auto tail = dyn_cast<ProducerTailOp>(op)) {
+      PipelineLowering &p = k.pipeline(tail.getPipeline());
+      k.protocol().emitProducerTail(b, loc, p, task,
+                                    cursors[tail.getPipeline()]);
+      drained.insert(tail.getPipeline());
+      return success();
+    }
+    if (auto tw = dyn_cast<ConsumerTryWaitOp>(op)) {
+      PipelineLowering &p = k.pipeline(tw.getPipeline());
+      Value ready = k.protocol().emitConsumerTryWait(b, loc, p, task,
+                                                     cursors[tw.getPipeline()]);
+      mapping.map(tw.getReady(), ready);
+      return success();
+    }
+    if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
+      PipelineLowering &p = k.pipeline(wait.getPipeline());
+      Value ready =
+          wait.getReady() ? mapping.lookup(wait.getReady()) : Value();
+      Value stage = k.protocol().emitConsumerWait(
+          b, loc, p, task, cursors[wait.getPipeline()], ready);
+      stages[wait.getStage()] = {&p, stage};
+      return success();
+    }
+    if (auto rel = dyn_cast<ConsumerReleaseOp>(op)) {
+      PipelineLowering &p = k.pipeline(rel.getPipeline());
+      k.protocol().emitConsumerRelease(b, loc, p, task,
+                                       cursors[rel.getPipeline()]);
+      return success();
+    }
+    if (auto cur = dyn_cast<CurrentStageOp>(op)) {
+      PipelineLowering &p = k.pipeline(cur.getPipeline());
+      TaskCursors &c = cursors[cur.getPipeline()];
+      Value index;
+      if (cur.getRole() == Role::Producer)
+        index = p.config.getAdvanceOnAcquire() ? c.producerCommit.index
+                                               : c.producer.index;
+      else
+        index = p.config.getAdvanceOnWait() ? c.consumerRelease.index
+                                            : c.consumer.index;
+      stages[cur.getStage()] = {&p, index};
+      return success();
+    }
+    if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(op)) {
+      auto it = stages.find(op.getOperand(0));
+      if (it == stages.end())
+        return op.emitOpError(
+            "stage handle does not come from a bracket of this task");
+      PipelineLowering &p = *it->second.first;
+      Value index = it->second.second;
+      Value result;
+      if (isa<StageIndexOp>(op))
+        result = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+      else if (isa<FullBarrierOp>(op))
+        result = p.fullBarrier(b, loc, index);
+      else if (isa<EmptyBarrierOp>(op))
+        result = p.emptyBarrier(b, loc, index);
+      else
+        result = p.stageBuffer(b, loc, index);
+      mapping.map(op.getResult(0), result);
+      return success();
+    }
+    if (op.getDialect() &&
+        isa<TSPipeDialect>(op.getDialect()))
+      return op.emitOpError("cannot be lowered inside a task");
+
+    // Work ops: copy them, unless a tspipe op hides in one of their regions
+    // (the cursors could not follow it).
+    WalkResult nested = op.walk([&](Operation *inner) {
+      if (inner != &op && inner->getDialect() &&
+          isa<TSPipeDialect>(inner->getDialect())) {
+        inner->emitOpError()
+            << "must be a direct child of the task, its domain loop or a "
+               "loop guard (pipeline cursors cannot be carried through '"
+            << op.getName() << "')";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (nested.wasInterrupted())
+      return failure();
+    b.clone(op, mapping);
+    return success();
+  }
+
+  LogicalResult lowerDomainLoop(DomainLoopOp loop) {
+    Location loc = loop.getLoc();
+    APInt stepValue;
+    if (matchPattern(loop.getStep(), m_ConstantInt(&stepValue)) &&
+        stepValue.isNegative())
+      return loop.emitOpError(
+          "negative steps are not supported by the lowering yet; count up "
+          "and derive the index");
+    Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+    Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+    Value step = mapping.lookupOrDefault(loop.getStep());
+    loopBounds = {lb, ub, step};
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, step, flatten());
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(forOp.getBody());
+      mapping.map(loop.getInductionVar(), forOp.getInductionVar());
+      currentIv = forOp.getInductionVar();
+      unflatten(forOp.getRegionIterArgs());
+      if (failed(lowerBlock(loop.getBody().front())))
+        return failure();
+      // scf.for only gets an implicit yield when it carries no values.
+      if (!forOp.getBody()->mightHaveTerminator()) {
+        b.setInsertionPointToEnd(forOp.getBody());
+        scf::YieldOp::create(b, loc, flatten());
+      }
+    }
+    currentIv = Value();
+    b.setInsertionPointAfter(forOp);
+    unflatten(forOp.getResults());
+    return success();
+  }
+
+  LogicalResult lowerGuard(Operation &op) {
+    Location loc = op.getLoc();
+    auto [lb, ub, step] = loopBounds;
+    Value cond;
+    if (isa<FirstIterOp>(op)) {
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   currentIv, lb);
+    } else {
+      Value next = arith::AddIOp::create(b, loc, currentIv, step);
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next,
+                                   ub);
+    }
+    SmallVector<Value> before = flatten();
+    auto ifOp = scf::IfOp::create(b, loc, ValueRange(before).getTypes(), cond,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      if (failed(lowerBlock(op.getRegion(0).front())))
+        return failure();
+      scf::YieldOp::create(b, loc, flatten());
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, before);
+    }
+    unflatten(ifOp.getResults());
+    return success();
+  }
+
+  KernelLowering &k;
+  TaskOp task;
+  OpBuilder &b;
+  IRMapping mapping;
+  llvm::StringMap<TaskCursors> cursors;
+  SmallVector<std::string> order;
+  llvm::StringSet<> drained;
+  DenseMap<Value, std::pair<PipelineLowering *, Value>> stages;
+  std::tuple<Value, Value, Value> loopBounds;
+  Value currentIv;
 };
+
+//===----------------------------------------------------------------------===//
+// Kernel lowering
+//===----------------------------------------------------------------------===//
+
+/// Returns (creating it once) the dynamic shared memory global of `module`.
+LLVM::GlobalOp getOrCreateDynamicSmem(gpu::GPUModuleOp module) {
+  if (auto g = module.lookupSymbol<LLVM::GlobalOp>(kDynSmemName))
+    return g;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  auto global = LLVM::GlobalOp::create(
+      b, module.getLoc(), arrayTy, /*isConstant=*/false,
+      LLVM::Linkage::External, kDynSmemName, Attribute(),
+      /*alignment=*/1024, /*addrSpace=*/3);
+  return global;
 }
+
+LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
+  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+  auto func = kernel->getParentOfType<gpu::GPUFuncOp>();
+  if (!module || !func)
+    return kernel.emitOpError(
+        "must be nested in a gpu.func of a gpu.module to be lowered");
+  if (!kernel.getSmemBytes())
+    return kernel.emitOpError(
+        "has no shared memory layout; run tspipe-allocate-smem first");
+  LLVM::GlobalOp smem = getOrCreateDynamicSmem(module);
+
+  OpBuilder b(kernel);
+  KernelLowering k(kernel, hangTimeout);
+  if (failed(k.prepare(b, smem)))
+    return failure();
+  k.emitBarrierInit(b);
+
+  for (Operation &op : kernel.getBody().front()) {
+    auto task = dyn_cast<TaskOp>(op);
+    if (!task)
+      continue;
+    Location loc = task.getLoc();
+    Value inTask = k.taskPredicate(b, task);
+    auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    k.emitRegisterHint(b, task);
+    TaskLowering lowering(k, task, b);
+    if (failed(lowering.lower()))
+      return failure();
+  }
+
+  // Launch parameters for drivers: threads per CTA, dynamic smem bytes.
+  func->setAttr("tspipe.block_threads",
+                b.getI64IntegerAttr(32 * kernel.getNumWarps()));
+  func->setAttr("tspipe.smem_bytes", kernel.getSmemBytesAttr());
+  if (kernel.getNumCtasInCluster() > 1)
+    func->setAttr("tspipe.cluster_shape",
+                  b.getDenseI64ArrayAttr(kernel.getClusterExtents()));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
+  kernel.erase();
+  return success();
+}
+
+struct ConvertTSPipeToNVVM
+    : public tspipe::impl::ConvertTSPipeToNVVMBase<ConvertTSPipeToNVVM> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    for (KernelOp kernel : kernels)
+      if (failed(lowerKernel(kernel, debugHangTimeout)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,230 @@
+//===- KernelLowering.cpp - kernel-wide pieces of tspipe-to-nvvm ----------===//
+//
+// Thread and warp ids, barrier storage addresses, barrier initialization
+// (ts-semantics §1.10), task predicates and register hints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Protocol.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+//===----------------------------------------------------------------------===//
+// TaskCursors / PipelineLowering
+//===----------------------------------------------------------------------===//
+
+TaskCursors TaskCursors::initial(OpBuilder &b, Location loc,
+                                 PipelineConfigAttr) {
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  TaskCursors c;
+  c.producer = {zero, one};
+  c.producerCommit = {zero, one};
+  c.consumer = {zero, zero};
+  c.consumerRelease = {zero, zero};
+  return c;
+}
+
+void TaskCursors::appendTo(SmallVectorImpl<Value> &values) const {
+  for (const Cursor *c : {&producer, &producerCommit, &consumer,
+                          &consumerRelease}) {
+    values.push_back(c->index);
+    values.push_back(c->phase);
+  }
+}
+
+unsigned TaskCursors::assignFrom(ValueRange values, unsigned pos) {
+  for (Cursor *c : {&producer, &producerCommit, &consumer, &consumerRelease}) {
+    c->index = values[pos++];
+    c->phase = values[pos++];
+  }
+  return pos;
+}
+
+static Value gepBytes(OpBuilder &b, Location loc, Value base, Value offset) {
+  auto ptrTy = cast<LLVM::LLVMPointerType>(base.getType());
+  return LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+static Value gepBarrier(OpBuilder &b, Location loc, Value base, Value index) {
+  auto ptrTy = cast<LLVM::LLVMPointerType>(base.getType());
+  return LLVM::GEPOp::create(b, loc, ptrTy, b.getI64Type(), base,
+                             ValueRange{index});
+}
+
+Value PipelineLowering::fullBarrier(OpBuilder &b, Location loc,
+                                    Value index) const {
+  return gepBarrier(b, loc, fullBase, index);
+}
+Value PipelineLowering::emptyBarrier(OpBuilder &b, Location loc,
+                                     Value index) const {
+  return gepBarrier(b, loc, emptyBase, index);
+}
+Value PipelineLowering::stageBuffer(OpBuilder &b, Location loc,
+                                    Value index) const {
+  Value bytes = arith::ConstantIntOp::create(b, loc, stageBytes, 32);
+  Value offset = arith::MulIOp::create(b, loc, index, bytes);
+  return gepBytes(b, loc, bufferBase, offset);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelLowering
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+Value KernelLowering::ctaRank(OpBuilder &b, Location loc) {
+  if (!rank) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(tid);
+    rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+  }
+  return rank;
+}
+
+/// Sum of num_warps over tasks that release `pipe` (TS "consumer tasks").
+static int64_t releasingWarps(KernelOp kernel, StringRef pipe) {
+  int64_t warps = 0;
+  for (auto task : kernel.getBody().getOps<TaskOp>()) {
+    bool releases = false;
+    task.walk([&](ConsumerReleaseOp rel) {
+      releases |= rel.getPipeline() == pipe;
+    });
+    if (releases)
+      warps += task.getNumWarps();
+  }
+  return warps;
+}
+
+LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
+  Location loc = kernel.getLoc();
+  tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  warp = arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
+  lane = arith::RemUIOp::create(b, loc, tid, constI32(b, loc, 32));
+  Value base = LLVM::AddressOfOp::create(b, loc, smem);
+
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+    PipelineConfigAttr cfg = pipe.getConfig();
+    PipelineType type = cfg.getPipelineType();
+    if (type != PipelineType::AsyncAsync && type != PipelineType::TmaAsync)
+      return pipe.emitOpError()
+             << "lowering of " << stringifyPipelineType(type)
+             << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
+                "async_async and tma_async pipelines";
+    if (type == PipelineType::TmaAsync && cfg.getClusterSize() > 1)
+      return pipe.emitOpError()
+             << "lowering of tma_async pipelines across a "
+             << cfg.getClusterSize()
+             << "-CTA cluster (multicast release) is not implemented yet; "
+                "use a single-CTA cta_layout_vmnk";
+    if (!pipe.getBarrierOffset())
+      return pipe.emitOpError(
+          "has no barrier_offset; run tspipe-allocate-smem first");
+
+    PipelineLowering p;
+    p.op = pipe;
+    p.config = cfg;
+    int64_t stages = cfg.getNumStages();
+    p.fullBase = gepBytes(
+        b, loc, base, constI32(b, loc, *pipe.getBarrierOffset()));
+    p.emptyBase = gepBytes(
+        b, loc, base, constI32(b, loc, *pipe.getBarrierOffset() + 8 * stages));
+    if (auto offset = pipe.getBufferOffset()) {
+      p.bufferBase = gepBytes(b, loc, base, constI32(b, loc, *offset));
+      p.stageBytes = *pipe.getSmemBytes() / stages;
+    }
+    if (type == PipelineType::TmaAsync) {
+      int64_t w = releasingWarps(kernel, pipe.getSymName());
+      int64_t count = cfg.getEmptyArriveCount();
+      // Lane release: one arrive per consumer warp (T == 1). All-thread
+      // release: every consumer thread arrives (ts-semantics §2.2).
+      p.allThreadRelease = w > 0 && count == 32 * w && count != w;
+    }
+    pipelines[pipe.getSymName()] = p;
+  }
+  return success();
+}
+
+void KernelLowering::emitBarrierInit(OpBuilder &b) {
+  Location loc = kernel.getLoc();
+  Value isWarp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                        constI32(b, loc, 0));
+  auto inWarp0 = scf::IfOp::create(b, loc, isWarp0, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&inWarp0.getThenRegion().front());
+    Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+    auto ifElected = scf::IfOp::create(b, loc, elected, false);
+    b.setInsertionPointToStart(&ifElected.getThenRegion().front());
+    for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+      PipelineLowering &p = pipelines[pipe.getSymName()];
+      Value fullCount = constI32(b, loc, p.config.getFullArriveCount());
+      Value emptyCount = constI32(b, loc, p.config.getEmptyArriveCount());
+      for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
+        Value idx = constI32(b, loc, i);
+        NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
+                                     fullCount, Value());
+      }
+      for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
+        Value idx = constI32(b, loc, i);
+        NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
+                                     emptyCount, Value());
+      }
+    }
+    // Make the inits visible to the async proxy and to peer CTAs.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  if (kernel.getNumCtasInCluster() > 1) {
+    NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  } else {
+    NVVM::Barrier0Op::create(b, loc);
+  }
+}
+
+Value KernelLowering::taskPredicate(OpBuilder &b, TaskOp task) {
+  Location loc = task.getLoc();
+  int64_t lo = task.getWarpIdx(), hi = lo + task.getNumWarps();
+  Value pred;
+  if (lo == 0 && hi == kernel.getNumWarps()) {
+    pred = arith::ConstantIntOp::create(b, loc, 1, 1);
+  } else if (hi == lo + 1) {
+    pred = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                 constI32(b, loc, lo));
+  } else {
+    Value geLo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                       warp, constI32(b, loc, lo));
+    Value ltHi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       warp, constI32(b, loc, hi));
+    pred = arith::AndIOp::create(b, loc, geLo, ltHi);
+  }
+  if (auto cta = task.getRunOnlyOnCtaId()) {
+    Value onCta = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        ctaRank(b, loc), constI32(b, loc, *cta));
+    pred = arith::AndIOp::create(b, loc, pred, onCta);
+  }
+  return pred;
+}
+
+void KernelLowering::emitRegisterHint(OpBuilder &b, TaskOp task) {
+  std::optional<uint64_t> regs = task.getNumRegisters();
+  if (!regs)
+    return;
+  // TS's default per-thread budget (ts-semantics R42):
+  // floor(65536 / (roundup4(total warps) * 32 * 8)) * 8.
+  int64_t warps = llvm::alignTo(kernel.getNumWarps(), 4);
+  int64_t defaultRegs = (65536 / (warps * 32 * 8)) * 8;
+  auto action = static_cast<int64_t>(*regs) > defaultRegs
+                    ? NVVM::SetMaxRegisterAction::increase
+                    : NVVM::SetMaxRegisterAction::decrease;
+  NVVM::SetMaxRegisterOp::create(b, task.getLoc(), *regs, action);
+}
