@@ -97,10 +97,9 @@ void ProtocolEmitter::waitParity(OpBuilder &b, Location loc, Value barrier,
     Type i64 = b.getI64Type();
     Type i1 = b.getI1Type();
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    Value notYet = arith::ConstantIntOp::create(b, loc, 0, 1);
     auto loop = scf::WhileOp::create(b, loc, TypeRange{i64, i1},
-                                     ValueRange{zero, zero.getDefiningOp()
-                                                          ? Value(arith::ConstantIntOp::create(b, loc, 0, 1))
-                                                          : Value()});
+                                     ValueRange{zero, notYet});
     {
       OpBuilder::InsertionGuard guard(b);
       Block *before = b.createBlock(&loop.getBefore(), {}, {i64, i1},

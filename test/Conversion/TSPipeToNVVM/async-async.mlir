@@ -1,0 +1,208 @@
+// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+
+// AsyncAsync, AsyncThread producer: init counts, acquire = parity wait on the
+// empty barrier (producer phase starts at 1), commit = every thread arrives
+// on the full barrier, wait = parity wait on the full barrier (phase 0),
+// release = every thread arrives on the empty barrier, then the drain.
+
+// CHECK-LABEL: gpu.func @async_thread
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[WARP:.*]] = arith.divui %[[TID]], %[[C32]]
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         %[[IS_W0:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]]
+// CHECK:         scf.if %[[IS_W0]] {
+// CHECK:           %[[ELECT:.*]] = nvvm.elect.sync -> i1
+// CHECK:           scf.if %[[ELECT]] {
+// CHECK:             nvvm.mbarrier.init %[[BASE]], %[[C32]]
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %[[C32]]
+// CHECK:             nvvm.mbarrier.init %[[EMPTY]], %[[C64]]
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %[[C64]]
+// CHECK:             nvvm.fence.mbarrier.init
+// CHECK:         nvvm.barrier0
+// Producer task: warp 0.
+// CHECK:         scf.if %[[IS_W0]] {
+// CHECK:           %[[P:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]]) -> (i32, i32) {
+// CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
+// CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
+// CHECK:             %[[NEXT:.*]] = arith.addi %[[PIDX]], %[[C1]]
+// CHECK:             %[[WRAP:.*]] = arith.cmpi sge, %[[NEXT]], %[[C2]]
+// CHECK:             arith.select %[[WRAP]]
+// CHECK:             %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
+// CHECK:             arith.select %[[WRAP]], %[[FLIP]], %[[PPH]]
+// CHECK:             scf.yield
+// Drain: num_stages parity waits on the empty barriers.
+// CHECK-COUNT-2:   nvvm.mbarrier.try_wait.parity
+// CHECK:         }
+// Consumer task: warps 1-2, phase starts at 0.
+// CHECK:         scf.if
+// CHECK:           scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32) {
+// CHECK:             %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
+// CHECK:             %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
+// CHECK:             nvvm.mbarrier.arrive %[[E2]] : !llvm.ptr<3>
+// CHECK-NOT:       nvvm.mbarrier.try_wait.parity
+// CHECK:         gpu.return
+gpu.module @m {
+  gpu.func @async_thread(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(3) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 64>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 2) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// AsyncLoad producer: commit is cp.async.mbarrier.arrive.noinc on the full
+// barrier of the stage.
+
+// CHECK-LABEL: gpu.func @async_load
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.cp.async.shared.global
+// CHECK:           nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true} : !llvm.ptr<3>
+// CHECK-NOT:       nvvm.mbarrier.arrive %
+// CHECK:           scf.yield
+gpu.module @m {
+  gpu.func @async_load(%x: !llvm.ptr<1>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>,
+          async_producer_op = async_load>) smem_bytes(1024)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          nvvm.cp.async.shared.global %buf, %x, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Try forms: the probe is one non-blocking try_wait; the blocking wait runs
+// only when the probe failed.
+
+// CHECK-LABEL: gpu.func @try_forms
+// CHECK:         scf.for
+// CHECK:           %[[READY:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK:           %[[NOT:.*]] = arith.xori %[[READY]], %true
+// CHECK:           scf.if %[[NOT]] {
+// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:           }
+// CHECK:           %[[CREADY:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK:           %[[CNOT:.*]] = arith.xori %[[CREADY]], %true
+// CHECK:           scf.if %[[CNOT]] {
+// CHECK:             nvvm.mbarrier.try_wait.parity
+gpu.module @m {
+  gpu.func @try_forms(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %r = tspipe.producer_try_acquire @ring
+          %s = tspipe.producer_acquire @ring ready(%r)
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %r = tspipe.consumer_try_wait @ring
+          %s = tspipe.consumer_wait @ring ready(%r)
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Loop guards: first_iter compares the iteration with the start, last_iter
+// checks that the next iteration reaches the end; cursors flow out of the
+// guard through scf.if results.
+
+// CHECK-LABEL: gpu.func @guards
+// CHECK:         scf.for %[[IV:.*]] = %[[LB:.*]] to %[[UB:.*]] step %[[STEP:.*]] iter_args
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[IV]], %[[LB]] : index
+// An acquire does not move the cursor: the guard yields nothing.
+// CHECK:           scf.if %[[FIRST]] {
+// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:           }
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]] : index
+// CHECK:           %[[LAST:.*]] = arith.cmpi sge, %[[NEXT]], %[[UB]] : index
+// CHECK:           %{{.*}}:2 = scf.if %[[LAST]] -> (i32, i32) {
+// CHECK:             nvvm.mbarrier.arrive
+// CHECK:             scf.yield
+// CHECK:           } else {
+// CHECK:             scf.yield %{{.*}}, %{{.*}} : i32, i32
+// CHECK:           }
+gpu.module @m {
+  gpu.func @guards(%lb: index, %n: index) kernel {
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %lb to %n step %c1 {
+          tspipe.first_iter {
+            %s = tspipe.producer_acquire @ring
+          }
+          tspipe.last_iter {
+            tspipe.producer_commit @ring
+          }
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %lb to %n step %c1 {
+          tspipe.first_iter {
+            %s = tspipe.consumer_wait @ring
+          }
+          tspipe.last_iter {
+            tspipe.consumer_release @ring
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -1,0 +1,128 @@
+// RUN: tspipe-opt %s --allow-unregistered-dialect --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+
+// advance_on_wait (split consumer): the wait advances the wait cursor at
+// once, the release task uses its own lagging release cursor.
+
+// CHECK-LABEL: gpu.func @advance_on_wait
+// Waiter: one loop-carried cursor that advances after the wait.
+// CHECK:         scf.if
+// CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %c0_i32, %[[WPH:.*]] = %c0_i32)
+// CHECK:             nvvm.mbarrier.try_wait.parity %{{.*}}, %[[WPH]]
+// CHECK:             arith.addi %[[WIDX]], %c1_i32
+// CHECK-NOT:         nvvm.mbarrier.arrive
+// CHECK:             scf.yield
+// Releaser: arrives on the empty barrier of its release cursor.
+// CHECK:         scf.if
+// CHECK:           scf.for {{.*}} iter_args(%[[RIDX:.*]] = %c0_i32, %{{.*}} = %c0_i32)
+// CHECK-NOT:         nvvm.mbarrier.try_wait.parity
+// CHECK:             %[[E:.*]] = llvm.getelementptr %{{.*}}[%[[RIDX]]]
+// CHECK:             nvvm.mbarrier.arrive %[[E]]
+gpu.module @m {
+  gpu.func @advance_on_wait(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(3) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>,
+          advance_on_wait = true>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @waiter warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+        }
+      }
+      tspipe.task @releaser warps(2, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.current_stage @ring consumer
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A cluster kernel synchronizes the barrier inits across the cluster with a
+// relaxed arrive and a wait instead of a CTA barrier.
+
+// CHECK-LABEL: gpu.func @cluster_init
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK:         nvvm.cluster.arrive.relaxed {aligned}
+// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NOT:     nvvm.barrier0
+gpu.module @m {
+  gpu.func @cluster_init(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>,
+          cta_layout_vmnk = [1, 2, 1, 1]>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Stage accessors: index, full/empty barrier and the stage's buffer slice
+// (buffer base + index * stage bytes).
+
+// CHECK-LABEL: gpu.func @accessors
+// CHECK-DAG:     %[[STAGE_BYTES:.*]] = arith.constant 512 : i32
+// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK-DAG:     %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %c0_i32
+// CHECK:           %[[I:.*]] = arith.index_cast %[[IDX]] : i32 to index
+// CHECK:           %[[FULL:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:           %[[OFF:.*]] = arith.muli %[[IDX]], %[[STAGE_BYTES]] : i32
+// CHECK:           %[[SLICE:.*]] = llvm.getelementptr %[[BUF]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:           "test.use"(%[[I]], %[[FULL]], %{{.*}}, %[[SLICE]])
+gpu.module @m {
+  gpu.func @accessors(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+          smem_bytes(1024)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          %idx = tspipe.stage_index %s
+          %full = tspipe.full_barrier %s : !llvm.ptr<3>
+          %empty = tspipe.empty_barrier %s : !llvm.ptr<3>
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          "test.use"(%idx, %full, %empty, %buf) : (index, !llvm.ptr<3>, !llvm.ptr<3>, !llvm.ptr<3>) -> ()
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}

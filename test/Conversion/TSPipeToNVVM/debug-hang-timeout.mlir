@@ -1,0 +1,38 @@
+// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=1000" --canonicalize | FileCheck %s
+
+// With a hang timeout every blocking wait becomes a bounded polling loop that
+// reports the task, pipeline, barrier, stage and phase, then traps.
+
+// CHECK-LABEL: gpu.func @bounded
+// CHECK:         scf.while
+// CHECK:           %[[DONE:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK:           arith.cmpi slt, %{{.*}}, %c1000_i64
+// CHECK:           scf.condition
+// CHECK:         scf.if
+// CHECK:           gpu.printf "tspipe: hang in task @producer waiting on @ring empty barrier stage %d phase %d (cta %d, thread %d)\0A"
+// CHECK:           llvm.intr.trap
+// CHECK-NOT:     nvvm.mbarrier.try_wait.parity
+// CHECK:         gpu.printf "tspipe: hang in task @consumer waiting on @ring full barrier
+gpu.module @m {
+  gpu.func @bounded(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 1,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}

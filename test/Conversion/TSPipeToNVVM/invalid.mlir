@@ -1,0 +1,86 @@
+// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm --split-input-file --verify-diagnostics
+
+gpu.module @m {
+  gpu.func @unsupported_type(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      // expected-error @below {{lowering of umma_umma pipelines is not implemented yet; tspipe-to-nvvm lowers async_async and tma_async pipelines}}
+      tspipe.pipeline @acc config(<umma_umma, num_stages = 2,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+      tspipe.task @mma warps(0, 1) produces [@acc] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @acc
+          tspipe.producer_commit @acc
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @tma_async_cluster(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      // expected-error @below {{lowering of tma_async pipelines across a 2-CTA cluster (multicast release) is not implemented yet}}
+      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024,
+          producer_group = <thread, 1>, consumer_group = <thread, 2>,
+          cta_layout_vmnk = [1, 2, 1, 1]>)
+      tspipe.task @load warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @bracket_in_work_region(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %true = arith.constant true
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          scf.if %true {
+            // expected-error @below {{must be a direct child of the task, its domain loop or a loop guard (pipeline cursors cannot be carried through 'scf.if')}}
+            %s = tspipe.producer_acquire @ring
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @negative_step(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %cm1 = arith.constant -1 : index
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        // expected-error @below {{negative steps are not supported by the lowering yet}}
+        tspipe.domain_loop %i = %n to %c0 step %cm1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}

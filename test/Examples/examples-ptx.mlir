@@ -1,0 +1,28 @@
+// The shipped examples lower to PTX with the expected barrier instructions,
+// and ptxas accepts them (format=bin runs ptxas).
+//
+// RUN: tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=STREAM
+// RUN: tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=LOAD
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
+
+// STREAM: gpu.binary @tma_stream
+// STREAM-SAME: .target sm_90a
+// STREAM-SAME: .extern .shared .align 1024 .b8 __tspipe_dynamic_smem[];
+// STREAM-SAME: mbarrier.init.shared.b64
+// STREAM-SAME: fence.mbarrier_init.release.cluster;
+// STREAM-SAME: bar.sync
+// STREAM-SAME: mbarrier.try_wait.parity.shared.b64
+// STREAM-SAME: elect.sync
+// STREAM-SAME: mbarrier.arrive.expect_tx.shared.b64
+// STREAM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// STREAM-SAME: mbarrier.arrive.shared.b64
+
+// LOAD: gpu.binary @async_load
+// LOAD-SAME: mbarrier.try_wait.parity.shared.b64
+// LOAD-SAME: cp.async.cg.shared.global
+// LOAD-SAME: cp.async.mbarrier.arrive.noinc.shared.b64
+// LOAD-SAME: mbarrier.arrive.shared.b64
+
+// BIN: gpu.binary
+// BIN-SAME: #gpu.object<#nvvm.target<chip = "sm_90a"
