@@ -7,7 +7,7 @@
 //   acquire  | WAIT E[p]                      | WAIT E[p]; elect: ARRTX F[p], bytes
 //   commit   | ARR F[p] (or CPA .noinc)       | (none, TMA completes the bytes)
 //   wait     | WAIT F[c]                      | WAIT F[c]
-//   release  | ARR E[c] (every thread)        | lane 0 of each warp: ARR E[c]
+//   release  | ARR E[c] (every thread)        | syncwarp; lane 0 of each warp: ARR E[c]
 //   tail     | num_stages x WAIT E[p]         | num_stages x WAIT E[p]
 //
 // WAIT is a parity wait with the cursor's phase; cursors advance as in §1.8.
@@ -283,7 +283,9 @@ void ProtocolEmitter::emitConsumerRelease(OpBuilder &b, Location loc,
   Value gate = ctaGate(b, loc, p, task, cfg.getConsumerSignaling());
   Value signaling = gate;
   if (cfg.getPipelineType() == PipelineType::TmaAsync && !p.allThreadRelease) {
-    // Single CTA: lane 0 of each consumer warp arrives once.
+    // Single CTA: lane 0 of each consumer warp arrives once, for the whole
+    // warp, so every lane must be done reading the stage first.
+    NVVM::SyncWarpOp::create(b, loc, k.constI32(b, loc, -1));
     Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         k.laneIdx(), k.constI32(b, loc, 0));
     signaling = gate ? Value(arith::AndIOp::create(b, loc, gate, lane0))

@@ -2,7 +2,8 @@
 
 // TmaAsync on one CTA: acquire waits on the empty barrier, then one elected
 // thread of the producer warp arms the full barrier with num_bytes; commit
-// emits nothing; release is one arrive from lane 0 of each consumer warp.
+// emits nothing; release is one arrive from lane 0 of each consumer warp,
+// after a warp sync so that no lane still reads the stage.
 
 // CHECK-LABEL: gpu.func @lane_release
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 8192 : i32
@@ -22,6 +23,7 @@
 // CHECK:           scf.yield
 // CHECK:         scf.for
 // CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK:           %[[IS_L0:.*]] = arith.cmpi eq, %[[LANE]], %[[C0]]
 // CHECK:           scf.if %[[IS_L0]] {
 // CHECK:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
