@@ -209,10 +209,17 @@ LogicalResult PipelineConfigAttr::verify(
     return emitError() << "[R10] cta_layout_vmnk must be rank 4 (V, M, N, L), "
                           "got "
                        << vmnk.size() << " extents; write e.g. [1, 1, 1, 1]";
-  for (auto [i, e] : llvm::enumerate(vmnk))
+  for (auto [i, e] : llvm::enumerate(vmnk)) {
     if (e < 1)
       return emitError() << "[R10] cta_layout_vmnk extent " << "VMNL"[i]
                          << " must be >= 1, got " << e;
+    // A cluster holds at most 16 CTAs; the bound also keeps V*M*N*L from
+    // overflowing.
+    if (e > 16)
+      return emitError() << "[R10] cta_layout_vmnk extent " << "VMNL"[i]
+                         << " = " << e
+                         << " exceeds 16, the most CTAs a cluster may hold";
+  }
   if (vmnk[0] != 1 && vmnk[0] != 2)
     return emitError() << "[R10] cta_layout_vmnk V = " << vmnk[0]
                        << " is not a tcgen05 CTA group size; V must be 1 or 2";
@@ -268,34 +275,73 @@ LogicalResult PipelineConfigAttr::verify(
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// PipelineConfigAttr: textual form
-//===----------------------------------------------------------------------===//
-
-static ParseResult parseIntList(AsmParser &parser,
-                                SmallVectorImpl<int64_t> &values) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t v;
-        if (parser.parseInteger(v))
-          return failure();
-        values.push_back(v);
-        return success();
-      });
+/// Parses one integer value of `field`. MLIR's integer parser reads the
+/// keywords `true` and `false` as the 1-bit integers -1 and 0; a config field
+/// never takes a boolean, so they are rejected here with a clear message
+/// rather than turning into a confusing range error later.
+static ParseResult parseIntField(AsmParser &parser, StringRef field,
+                                 int64_t &out) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("true")) ||
+      succeeded(parser.parseOptionalKeyword("false")))
+    return parser.emitError(loc)
+           << (field == "interleave_stride" ? "[R4] " : "") << field
+           << " expects an integer, got a boolean";
+  OptionalParseResult r = parser.parseOptionalInteger(out);
+  if (!r.has_value())
+    return parser.emitError(loc) << field << " expects an integer";
+  return *r;
 }
 
-static ParseResult parseSignaling(AsmParser &parser, SignalingThreads &out) {
+/// Parses `[i, j, ...]` for `field`.
+static ParseResult parseIntList(AsmParser &parser, StringRef field,
+                                SmallVectorImpl<int64_t> &values) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalLSquare()))
+    return parser.emitError(loc)
+           << field << " expects a list of integers such as [1, 1]";
+  if (succeeded(parser.parseOptionalRSquare()))
+    return success();
+  do {
+    int64_t v;
+    if (parseIntField(parser, field, v))
+      return failure();
+    values.push_back(v);
+  } while (succeeded(parser.parseOptionalComma()));
+  return parser.parseRSquare();
+}
+
+/// The keywords of an enum, for "expected one of" lists.
+template <typename EnumT>
+static std::string enumKeywords(unsigned maxValue,
+                                StringRef (*stringify)(EnumT)) {
+  std::string list;
+  for (unsigned v = 0; v <= maxValue; ++v) {
+    if (v)
+      list += v == maxValue ? " or " : ", ";
+    list += stringify(static_cast<EnumT>(v)).str();
+  }
+  return list;
+}
+
+static const char *kSignalingValues =
+    "all, cta_leader, task_warp_leader or cta_leader|task_warp_leader";
+
+static ParseResult parseSignaling(AsmParser &parser, StringRef field,
+                                  SignalingThreads &out) {
   uint32_t bits = 0;
   do {
     SMLoc loc = parser.getCurrentLocation();
     StringRef kw;
-    if (parser.parseKeyword(&kw))
-      return failure();
+    if (failed(parser.parseOptionalKeyword(&kw)))
+      return parser.emitError(loc)
+             << "[R1] " << field << " must be a signaling threads value ("
+             << kSignalingValues << ")";
     std::optional<SignalingThreads> bit = symbolizeSignalingThreads(kw);
     if (!bit)
       return parser.emitError(loc)
-             << "[R1] unknown signaling threads '" << kw
-             << "'; expected all, cta_leader or task_warp_leader";
+             << "[R1] unknown signaling threads '" << kw << "' in " << field
+             << "; expected " << kSignalingValues;
     bits |= static_cast<uint32_t>(*bit);
   } while (succeeded(parser.parseOptionalVerticalBar()));
   out = static_cast<SignalingThreads>(bits);
@@ -303,38 +349,82 @@ static ParseResult parseSignaling(AsmParser &parser, SignalingThreads &out) {
 }
 
 template <typename EnumT>
-static ParseResult
-parseEnumKeyword(AsmParser &parser, EnumT &out,
-                 std::optional<EnumT> (*symbolize)(StringRef), StringRef what) {
+static ParseResult parseEnumKeyword(AsmParser &parser, EnumT &out,
+                                    std::optional<EnumT> (*symbolize)(StringRef),
+                                    StringRef (*stringify)(EnumT),
+                                    unsigned maxValue, StringRef what) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef kw;
-  if (parser.parseKeyword(&kw))
-    return failure();
-  std::optional<EnumT> v = symbolize(kw);
-  if (!v)
-    return parser.emitError(loc) << "unknown " << what << " '" << kw << "'";
+  bool isKeyword = succeeded(parser.parseOptionalKeyword(&kw));
+  std::optional<EnumT> v;
+  if (isKeyword)
+    v = symbolize(kw);
+  if (!v) {
+    InFlightDiagnostic diag = parser.emitError(loc);
+    if (isKeyword)
+      diag << "unknown " << what << " '" << kw << "'; expected one of ";
+    else
+      diag << "expected a " << what << ", one of ";
+    return diag << enumKeywords<EnumT>(maxValue, stringify);
+  }
   out = *v;
   return success();
 }
 
-static ParseResult parseBool(AsmParser &parser, bool &out) {
+static ParseResult parseAgent(AsmParser &parser, Agent &out) {
+  return parseEnumKeyword<Agent>(parser, out, symbolizeAgent, stringifyAgent,
+                                 getMaxEnumValForAgent(), "agent");
+}
+static ParseResult parsePipelineType(AsmParser &parser, PipelineType &out) {
+  return parseEnumKeyword<PipelineType>(
+      parser, out, symbolizePipelineType, stringifyPipelineType,
+      getMaxEnumValForPipelineType(), "pipeline type");
+}
+static ParseResult parsePipelineOpKind(AsmParser &parser, PipelineOpKind &out) {
+  return parseEnumKeyword<PipelineOpKind>(
+      parser, out, symbolizePipelineOpKind, stringifyPipelineOpKind,
+      getMaxEnumValForPipelineOpKind(), "pipeline op");
+}
+
+static ParseResult parseBool(AsmParser &parser, StringRef field, bool &out) {
   SMLoc loc = parser.getCurrentLocation();
-  StringRef kw;
-  if (parser.parseKeyword(&kw))
-    return failure();
-  if (kw != "true" && kw != "false")
-    return parser.emitError(loc) << "expected 'true' or 'false'";
-  out = kw == "true";
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    out = true;
+  else if (succeeded(parser.parseOptionalKeyword("false")))
+    out = false;
+  else
+    return parser.emitError(loc) << field << " expects true or false";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// CooperativeGroupAttr: textual form
+//===----------------------------------------------------------------------===//
+
+Attribute CooperativeGroupAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  Agent agent;
+  int64_t size;
+  if (parser.parseLess() || parseAgent(parser, agent) || parser.parseComma() ||
+      parseIntField(parser, "group size", size) || parser.parseGreater())
+    return {};
+  return parser.getChecked<CooperativeGroupAttr>(loc, parser.getContext(),
+                                                 agent, size);
+}
+
+void CooperativeGroupAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyAgent(getAgent()) << ", " << getSize() << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// PipelineConfigAttr: textual form
+//===----------------------------------------------------------------------===//
 
 Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc startLoc = parser.getCurrentLocation();
   PipelineType type;
-  if (parser.parseLess() ||
-      parseEnumKeyword<PipelineType>(parser, type, symbolizePipelineType,
-                                     "pipeline type"))
+  if (parser.parseLess() || parsePipelineType(parser, type))
     return {};
 
   std::optional<int64_t> numStages;
@@ -357,63 +447,92 @@ Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
-    if (parser.parseKeyword(&key) || parser.parseEqual())
+    if (failed(parser.parseOptionalKeyword(&key))) {
+      parser.emitError(keyLoc) << "expected a #tspipe.config field name";
+      return {};
+    }
+    if (parser.parseEqual())
       return {};
     if (!seen.insert(key).second) {
-      parser.emitError(keyLoc) << "duplicate field '" << key << "'";
+      parser.emitError(keyLoc) << "duplicate field '" << key
+                               << "' in #tspipe.config; give each field once";
       return {};
     }
     ParseResult r = success();
     if (key == "num_stages") {
       int64_t v;
-      r = parser.parseInteger(v);
+      r = parseIntField(parser, key, v);
       numStages = v;
     } else if (key == "num_bytes") {
-      r = parser.parseInteger(numBytes);
+      r = parseIntField(parser, key, numBytes);
     } else if (key == "producer_group" || key == "consumer_group") {
-      Attribute a = CooperativeGroupAttr::parse(parser, Type());
+      // The short form `<thread, 1>` (what the printer writes) or a full
+      // `#tspipe.group<thread, 1>` attribute.
+      Attribute a;
+      SMLoc valueLoc = parser.getCurrentLocation();
+      OptionalParseResult full = parser.parseOptionalAttribute(a);
+      if (full.has_value()) {
+        if (failed(*full))
+          return {};
+        if (!isa<CooperativeGroupAttr>(a)) {
+          parser.emitError(valueLoc)
+              << key << " expects a cooperative group such as <thread, 1>, "
+              << "got " << a;
+          return {};
+        }
+      } else {
+        a = CooperativeGroupAttr::parse(parser, Type());
+      }
       if (!a)
         return {};
       (key == "producer_group" ? producer : consumer) =
           cast<CooperativeGroupAttr>(a);
     } else if (key == "cta_layout_vmnk") {
       vmnk.clear();
-      r = parseIntList(parser, vmnk);
+      r = parseIntList(parser, key, vmnk);
     } else if (key == "producer_signaling") {
-      r = parseSignaling(parser, prodSig);
+      r = parseSignaling(parser, key, prodSig);
     } else if (key == "consumer_signaling") {
-      r = parseSignaling(parser, consSig);
+      r = parseSignaling(parser, key, consSig);
     } else if (key == "consumer_wait_signaling") {
       SignalingThreads s;
-      r = parseSignaling(parser, s);
+      r = parseSignaling(parser, key, s);
       waitSig = s;
     } else if (key == "async_producer_op") {
-      r = parseEnumKeyword<PipelineOpKind>(parser, asyncOp, symbolizePipelineOpKind,
-                                       "pipeline op");
+      r = parsePipelineOpKind(parser, asyncOp);
     } else if (key == "umma_consumer_producer_op") {
-      r = parseEnumKeyword<PipelineOpKind>(parser, ummaOp, symbolizePipelineOpKind,
-                                       "pipeline op");
+      r = parsePipelineOpKind(parser, ummaOp);
     } else if (key == "advance_on_wait") {
-      r = parseBool(parser, advanceOnWait);
+      r = parseBool(parser, key, advanceOnWait);
     } else if (key == "advance_on_acquire") {
-      r = parseBool(parser, advanceOnAcquire);
+      r = parseBool(parser, key, advanceOnAcquire);
     } else if (key == "interleave_stride") {
+      // One integer for every role, or the 4-tuple. Booleans are rejected
+      // (R4), unlike TS's Python, where True passes as the int 1.
       strides.clear();
+      SMLoc valueLoc = parser.getCurrentLocation();
       int64_t single;
+      if (succeeded(parser.parseOptionalKeyword("true")) ||
+          succeeded(parser.parseOptionalKeyword("false"))) {
+        parser.emitError(valueLoc) << "[R4] interleave_stride expects an "
+                                      "integer or a list of 4 integers, got a "
+                                      "boolean";
+        return {};
+      }
       OptionalParseResult one = parser.parseOptionalInteger(single);
       if (one.has_value()) {
         r = *one;
         strides.push_back(single);
       } else {
-        r = parseIntList(parser, strides);
+        r = parseIntList(parser, key, strides);
       }
     } else if (key == "num_bytes_per_warp_per_cta") {
       int64_t v;
-      r = parser.parseInteger(v);
+      r = parseIntField(parser, key, v);
       bpwpc = v;
     } else if (key == "mcast_mode_mn") {
       mcast.clear();
-      r = parseIntList(parser, mcast);
+      r = parseIntList(parser, key, mcast);
     } else {
       parser.emitError(keyLoc)
           << "unknown field '" << key
@@ -429,13 +548,21 @@ Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  for (auto [name, present] :
-       {std::make_pair("num_stages", numStages.has_value()),
-        std::make_pair("producer_group", bool(producer)),
-        std::make_pair("consumer_group", bool(consumer))})
-    if (!present) {
+  struct Required {
+    const char *name;
+    bool present;
+    const char *example;
+  };
+  for (Required req :
+       {Required{"num_stages", numStages.has_value(), "num_stages = 2"},
+        Required{"producer_group", bool(producer),
+                 "producer_group = <thread, 1>"},
+        Required{"consumer_group", bool(consumer),
+                 "consumer_group = <thread, 1>"}})
+    if (!req.present) {
       parser.emitError(startLoc)
-          << "#tspipe.config requires '" << name << "'";
+          << "#tspipe.config is missing the required field '" << req.name
+          << "'; add it, e.g. " << req.example;
       return {};
     }
   return parser.getChecked<PipelineConfigAttr>(

@@ -73,7 +73,8 @@ int64_t KernelOp::getNumCtasInCluster() {
 }
 
 LogicalResult KernelOp::verify() {
-  if (getNumWarps() * 32 > 1024)
+  // Compare the warp count itself: 32 * num_warps overflows for huge values.
+  if (getNumWarps() > 32)
     return emitOpError() << "num_warps = " << getNumWarps()
                          << " exceeds the 32 warps (1024 threads) of a CTA";
   if (auto shape = getClusterShape()) {
@@ -81,9 +82,12 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "cluster shape must have 3 extents (x, y, z), "
                               "got "
                            << shape->size();
+    // Each extent is bounded before the product is formed, so that the
+    // product cannot overflow.
     for (int64_t e : *shape)
-      if (e < 1)
-        return emitOpError() << "cluster extents must be >= 1, got " << e;
+      if (e < 1 || e > 16)
+        return emitOpError() << "cluster extents must be in [1, 16], got "
+                             << e;
     if (getNumCtasInCluster() > 16)
       return emitOpError() << "cluster of " << getNumCtasInCluster()
                            << " CTAs exceeds the 16 CTAs a cluster may hold";
@@ -104,15 +108,20 @@ LogicalResult KernelOp::verifyRegions() {
       continue;
     }
     if (auto task = dyn_cast<TaskOp>(op)) {
-      if (task.getWarpIdx() + task.getNumWarps() > getNumWarps())
+      // Written so that warp_idx + num_warps cannot overflow.
+      uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
+      uint64_t kernelWarps = getNumWarps();
+      if (first >= kernelWarps || count > kernelWarps - first)
         return task.emitOpError()
-               << "warps [" << task.getWarpIdx() << ", "
-               << task.getWarpIdx() + task.getNumWarps()
-               << ") exceed the kernel's " << getNumWarps() << " warps";
-      if (auto cta = task.getRunOnlyOnCtaId(); cta && *cta >= numCtas)
+               << "warps(" << first << ", " << count
+               << ") do not fit in the kernel's " << kernelWarps
+               << " warps; warp_idx + num_warps must be <= " << kernelWarps;
+      IntegerAttr cta = task.getRunOnlyOnCtaIdAttr();
+      if (cta && cta.getInt() >= numCtas)
         return task.emitOpError()
-               << "[R18] run_only_on_cta_id = " << *cta
-               << " is not a CTA rank of the " << numCtas << "-CTA cluster";
+               << "[R18] run_only_on_cta_id = " << cta.getInt()
+               << " is not a CTA rank of the " << numCtas
+               << "-CTA cluster; use a rank in [0, " << numCtas << ")";
       continue;
     }
     return op.emitOpError()
@@ -136,8 +145,10 @@ LogicalResult PipelineOp::verify() {
                            << "; use a multiple of num_stages";
     if ((*bytes / cfg.getNumStages()) % 16 != 0)
       return emitOpError() << "stage size " << *bytes / cfg.getNumStages()
-                           << " bytes is not a multiple of 16 (TMA and "
-                              "cp.async need 16-byte aligned stages)";
+                           << " bytes (smem_bytes / num_stages) is not a "
+                              "multiple of 16 (TMA and cp.async need 16-byte "
+                              "aligned stages); round the stage size up to a "
+                              "multiple of 16";
   }
   return success();
 }
@@ -169,21 +180,29 @@ DomainLoopOp TaskOp::getDomainLoop() {
 }
 
 LogicalResult TaskOp::verify() {
-  if (auto cta = getRunOnlyOnCtaId(); cta && *cta < 0)
+  // The generated getters of I64Attr return uint64_t; read the attributes as
+  // signed so that negative values are caught (and printed) as such.
+  if (IntegerAttr cta = getRunOnlyOnCtaIdAttr(); cta && cta.getInt() < 0)
     return emitOpError() << "[R18] run_only_on_cta_id must be >= 0, got "
-                         << *cta;
-  if (auto regs = getNumRegisters();
-      regs && (*regs < 24 || *regs > 256 || *regs % 8 != 0))
-    return emitOpError() << "[R18] registers(" << *regs
+                         << cta.getInt() << "; give the rank of a CTA in "
+                                            "the cluster";
+  IntegerAttr regsAttr = getNumRegistersAttr();
+  int64_t regs = regsAttr ? regsAttr.getInt() : 0;
+  if (regsAttr && (regs < 24 || regs > 256 || regs % 8 != 0))
+    return emitOpError() << "[R18] registers(" << regs
                          << ") must be in [24, 256] and divisible by 8 "
-                            "(setmaxnreg)";
+                            "(setmaxnreg); round to a multiple of 8 in that "
+                            "range";
   unsigned loops = 0;
   for (Operation &op : getBody().front())
     loops += isa<DomainLoopOp>(op);
   if (loops != 1)
     return emitOpError() << "[R16] a task schedule needs exactly one "
                             "tspipe.domain_loop, found "
-                         << loops;
+                         << loops
+                         << (loops == 0
+                                 ? "; add one (its body may be empty)"
+                                 : "; merge the loops into one");
   for (auto [what, list] : {std::make_pair("produces", getProducesAttr()),
                             std::make_pair("consumes", getConsumesAttr())}) {
     if (!list)
@@ -250,27 +269,104 @@ LogicalResult DomainLoopOp::verify() {
 // Stage accessors
 //===----------------------------------------------------------------------===//
 
-/// The pipeline a stage handle belongs to, from the op that produced it.
-static PipelineOp pipelineOfStage(Value stage) {
+/// The bracket that defines a stage handle, or null when the handle does not
+/// come straight from one (a block argument, a select, ...). Lowering maps
+/// every handle to the cursor of the bracket that made it, so nothing else can
+/// be lowered.
+static Operation *stageBracket(Value stage) {
   Operation *def = stage.getDefiningOp();
-  if (!def)
-    return {};
-  if (auto op = dyn_cast<ProducerAcquireOp>(def))
+  if (isa_and_nonnull<ProducerAcquireOp, ConsumerWaitOp, CurrentStageOp>(def))
+    return def;
+  return nullptr;
+}
+
+/// The pipeline a stage handle belongs to, from the bracket that produced it.
+static PipelineOp pipelineOfStage(Value stage) {
+  Operation *def = stageBracket(stage);
+  if (auto op = dyn_cast_or_null<ProducerAcquireOp>(def))
     return op.getPipelineOp();
-  if (auto op = dyn_cast<ConsumerWaitOp>(def))
+  if (auto op = dyn_cast_or_null<ConsumerWaitOp>(def))
     return op.getPipelineOp();
-  if (auto op = dyn_cast<CurrentStageOp>(def))
+  if (auto op = dyn_cast_or_null<CurrentStageOp>(def))
     return op.getPipelineOp();
   return {};
 }
 
+static LogicalResult verifyStageOperand(Operation *op, Value stage) {
+  if (stageBracket(stage))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "stage operand must be the result of "
+                               "tspipe.producer_acquire, tspipe.consumer_wait "
+                               "or tspipe.current_stage, got ";
+  if (Operation *def = stage.getDefiningOp())
+    diag << "a result of '" << def->getName() << "'";
+  else
+    diag << "a block argument";
+  return diag << "; use the stage handle of the bracket directly";
+}
+
+LogicalResult StageIndexOp::verify() {
+  return verifyStageOperand(*this, getStage());
+}
+LogicalResult FullBarrierOp::verify() {
+  return verifyStageOperand(*this, getStage());
+}
+LogicalResult EmptyBarrierOp::verify() {
+  return verifyStageOperand(*this, getStage());
+}
+
 LogicalResult StageBufferOp::verify() {
+  if (failed(verifyStageOperand(*this, getStage())))
+    return failure();
   PipelineOp pipe = pipelineOfStage(getStage());
   if (pipe && !pipe.getSmemBytes())
     return emitOpError() << "pipeline '@" << pipe.getSymName()
                          << "' declares no data buffer; add smem_bytes(N) "
                             "to the tspipe.pipeline";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Try tokens
+//===----------------------------------------------------------------------===//
+
+/// A `ready` operand must be the token of the matching try op on the same
+/// pipeline: any other i1 would let the blocking op skip its wait without the
+/// barrier having been probed.
+template <typename TryOpT>
+static LogicalResult verifyReadyToken(Operation *op, Value ready,
+                                      FlatSymbolRefAttr pipeline) {
+  if (!ready)
+    return success();
+  auto tryOp = ready.getDefiningOp<TryOpT>();
+  if (!tryOp) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "ready operand must be the result of "
+                              << TryOpT::getOperationName() << " " << pipeline
+                              << ", got ";
+    if (Operation *def = ready.getDefiningOp())
+      diag << "a result of '" << def->getName() << "'";
+    else
+      diag << "a block argument";
+    return diag << "; pass the try token or drop ready(...)";
+  }
+  if (tryOp.getPipelineAttr() != pipeline)
+    return op->emitOpError()
+           << "ready operand probes pipeline " << tryOp.getPipelineAttr()
+           << " but this op waits on " << pipeline << "; probe " << pipeline
+           << " with " << TryOpT::getOperationName();
+  return success();
+}
+
+LogicalResult ProducerAcquireOp::verify() {
+  return verifyReadyToken<ProducerTryAcquireOp>(*this, getReady(),
+                                                getPipelineAttr());
+}
+
+LogicalResult ConsumerWaitOp::verify() {
+  return verifyReadyToken<ConsumerTryWaitOp>(*this, getReady(),
+                                             getPipelineAttr());
 }
 
 #define GET_OP_CLASSES

@@ -12,6 +12,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace mlir::tspipe {
 #define GEN_PASS_DEF_TSPIPEALLOCATESMEM
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h.inc"
@@ -24,7 +27,12 @@ namespace {
 /// Alignment of each data buffer: TMA bulk copies need 16 bytes, swizzled
 /// tensor copies 128 (and 1024 for the 128-byte swizzle atom on the data
 /// itself, which users express by sizing stages accordingly).
-constexpr int64_t kBufferAlign = 128;
+constexpr uint64_t kBufferAlign = 128;
+
+int64_t clampToI64(uint64_t v) {
+  return static_cast<int64_t>(
+      std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
+}
 
 struct TSPipeAllocateSmem
     : public tspipe::impl::TSPipeAllocateSmemBase<TSPipeAllocateSmem> {
@@ -44,34 +52,43 @@ struct TSPipeAllocateSmem
       if (auto pipe = dyn_cast<PipelineOp>(op))
         pipes.push_back(pipe);
 
-    int64_t offset = 0;
-    int64_t barrierBytes = 0;
+    // Offsets are computed in uint64_t with saturation: smem_bytes is only
+    // bounded below, and a wrapped sum must not slip under the capacity.
+    uint64_t offset = 0;
+    uint64_t barrierBytes = 0;
     for (PipelineOp pipe : pipes) {
-      pipe.setBarrierOffsetAttr(b.getI64IntegerAttr(offset));
-      offset += pipe.getConfig().getBarrierBytes();
-      barrierBytes += pipe.getConfig().getBarrierBytes();
+      // 2 * num_stages mbarriers of 8 bytes (getBarrierBytes), saturated.
+      uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+          16, pipe.getConfig().getNumStages());
+      pipe.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
+      offset = llvm::SaturatingAdd(offset, bytes);
+      barrierBytes = llvm::SaturatingAdd(barrierBytes, bytes);
     }
-    int64_t dataBytes = 0;
+    uint64_t dataBytes = 0;
     for (PipelineOp pipe : pipes) {
       std::optional<uint64_t> bytes = pipe.getSmemBytes();
       if (!bytes) {
         pipe.removeBufferOffsetAttr();
         continue;
       }
-      offset = llvm::alignTo(offset, kBufferAlign);
-      pipe.setBufferOffsetAttr(b.getI64IntegerAttr(offset));
-      offset += *bytes;
-      dataBytes += *bytes;
+      offset = llvm::SaturatingAdd(offset, kBufferAlign - 1) /
+               kBufferAlign * kBufferAlign;
+      pipe.setBufferOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
+      offset = llvm::SaturatingAdd(offset, *bytes);
+      dataBytes = llvm::SaturatingAdd(dataBytes, *bytes);
     }
-    if (offset > capacity) {
+    // Read the option into a plain integer: streaming the Option object into
+    // a diagnostic does not print its value.
+    int64_t limit = capacity;
+    if (limit < 0 || offset > static_cast<uint64_t>(limit)) {
       kernel.emitOpError()
           << "[R43] shared memory use of " << offset << " bytes (" << dataBytes
           << " data + " << barrierBytes
           << " barrier bytes, with alignment) exceeds the capacity of "
-          << capacity << " bytes; reduce num_stages or smem_bytes";
+          << limit << " bytes; reduce num_stages or smem_bytes";
       return failure();
     }
-    kernel.setSmemBytesAttr(b.getI64IntegerAttr(offset));
+    kernel.setSmemBytesAttr(b.getI64IntegerAttr(clampToI64(offset)));
     return success();
   }
 };

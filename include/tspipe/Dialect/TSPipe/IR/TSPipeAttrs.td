@@ -23,7 +23,9 @@ def TSPipe_CooperativeGroupAttr : TSPipe_Attr<"CooperativeGroup", "group"> {
     Rule R8: `size` must be greater than 0.
   }];
   let parameters = (ins EnumParameter<TSPipe_Agent>:$agent, "int64_t":$size);
-  let assemblyFormat = "`<` $agent `,` $size `>`";
+  // `<agent, size>`, hand-written so that a boolean size is rejected and an
+  // unknown agent gets one diagnostic listing the agents.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

@@ -269,8 +269,9 @@ def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
     full barrier with `mbarrier.arrive.expect_tx` of `num_bytes` from one
     elected thread of each producer warp (ts-semantics §2.2). With
     `advance_on_acquire` the cursor advances here. `ready` (from
-    `tspipe.producer_try_acquire`) skips the wait when true. The result is the
-    acquired stage.
+    `tspipe.producer_try_acquire`) skips the wait when true; it must be the
+    token of a `tspipe.producer_try_acquire` on the same pipeline, never an
+    arbitrary `i1`. The result is the acquired stage.
 
     Example:
 
@@ -282,6 +283,7 @@ def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
   let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
   let results = (outs TSPipe_StageType:$stage);
   let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def TSPipe_ProducerCommitOp : TSPipe_BracketOp<"producer_commit", "true"> {
@@ -346,7 +348,9 @@ def TSPipe_ConsumerWaitOp : TSPipe_BracketOp<"consumer_wait", "false"> {
   let description = [{
     Blocks on the full barrier of the consumer cursor's stage (parity = the
     cursor's phase, starting at 0). With `advance_on_wait` the cursor advances
-    here. `ready` skips the wait when true. The result is the stage to read.
+    here. `ready` skips the wait when true; it must be the token of a
+    `tspipe.consumer_try_wait` on the same pipeline. The result is the stage
+    to read.
 
     Example:
 
@@ -358,6 +362,7 @@ def TSPipe_ConsumerWaitOp : TSPipe_BracketOp<"consumer_wait", "false"> {
   let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
   let results = (outs TSPipe_StageType:$stage);
   let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def TSPipe_ConsumerReleaseOp : TSPipe_BracketOp<"consumer_release", "false"> {
@@ -400,15 +405,23 @@ def TSPipe_CurrentStageOp : TSPipe_BracketOp<"current_stage", "getRole() == Role
 // Stage accessors
 //===----------------------------------------------------------------------===//
 
+// Every accessor takes the stage handle straight from the bracket that made
+// it (tspipe.producer_acquire, tspipe.consumer_wait, tspipe.current_stage);
+// a handle from a block argument or a select has no cursor to lower to.
 class TSPipe_StageAccessorOp<string mnemonic, string what>
     : TSPipe_Op<mnemonic, [Pure]> {
   let summary = "the " # what # " of a pipeline stage";
   let arguments = (ins TSPipe_StageType:$stage);
+  // The stage must come straight from a bracket (see verifyStageOperand).
+  let hasVerifier = 1;
 }
 
 def TSPipe_StageIndexOp : TSPipe_StageAccessorOp<"stage_index", "index"> {
   let description = [{
-    The index of the stage in `[0, num_stages)`.
+    The index of the stage in `[0, num_stages)`. Like every stage accessor,
+    it takes the handle directly from the bracket that produced it
+    (`tspipe.producer_acquire`, `tspipe.consumer_wait` or
+    `tspipe.current_stage`).
 
     Example: `%i = tspipe.stage_index %s`
   }];
@@ -425,7 +438,7 @@ def TSPipe_FullBarrierOp
     Example: `%b = tspipe.full_barrier %s : !llvm.ptr<3>`
   }];
   let results = (outs LLVM_PointerInAddressSpace<3>:$barrier);
-  let assemblyFormat = "$stage attr-dict `:` type($barrier)";
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($barrier))";
 }
 
 def TSPipe_EmptyBarrierOp
@@ -436,7 +449,7 @@ def TSPipe_EmptyBarrierOp
     Example: `%b = tspipe.empty_barrier %s : !llvm.ptr<3>`
   }];
   let results = (outs LLVM_PointerInAddressSpace<3>:$barrier);
-  let assemblyFormat = "$stage attr-dict `:` type($barrier)";
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($barrier))";
 }
 
 def TSPipe_StageBufferOp
@@ -449,8 +462,7 @@ def TSPipe_StageBufferOp
     Example: `%p = tspipe.stage_buffer %s : !llvm.ptr<3>`
   }];
   let results = (outs LLVM_PointerInAddressSpace<3>:$buffer);
-  let assemblyFormat = "$stage attr-dict `:` type($buffer)";
-  let hasVerifier = 1;
+  let assemblyFormat = "$stage attr-dict `:` qualified(type($buffer))";
 }
 
 #endif // TSPIPE_OPS_TD
