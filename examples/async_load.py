@@ -29,16 +29,25 @@ def _problem(mode, grid, tiles_per_cta):
             "n": n}
 
 
+def _fit(grid, ctx):
+    """Rounds the grid up to a whole number of clusters."""
+    c = (ctx.get("cluster") or (1, 1, 1))[0]
+    return -(-grid // c) * c
+
+
 def problems(mode, ctx):
     sms = ctx.get("sm_count") or 132
     if mode == "check":
         return [
-            _problem("check", sms, 16),
-            _problem("check", 41, 25),
-            _problem("check", 2048, 1),
+            _problem("check", _fit(sms, ctx), 16),
+            _problem("check", _fit(41, ctx), 25),
+            _problem("check", _fit(2048, ctx), 1),
         ]
+    if mode == "sanitize":
+        # small, for compute-sanitizer; still wraps the ring several times
+        return [_problem("sanitize", _fit(4, ctx), 10)]
     if mode == "bandwidth":
-        grid = sms * max(1, ctx.get("ctas_per_sm") or 1)
+        grid = _fit(sms * max(1, ctx.get("ctas_per_sm") or 1), ctx)
         tiles = max(1, round(BANDWIDTH_ELEMS / (grid * TILE_ELEMS)))
         return [_problem("bandwidth", grid, tiles)]
     return []

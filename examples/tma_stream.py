@@ -34,20 +34,29 @@ def _problem(mode, grid, tiles_per_cta):
             "n": n}
 
 
+def _fit(grid, ctx):
+    """Rounds the grid up to a whole number of clusters."""
+    c = (ctx.get("cluster") or (1, 1, 1))[0]
+    return -(-grid // c) * c
+
+
 def problems(mode, ctx):
     sms = ctx.get("sm_count") or 132
     if mode == "check":
         return [
             # more tiles per CTA than stages: the ring wraps, phases flip
-            _problem("check", sms, 8),
+            _problem("check", _fit(sms, ctx), 8),
             # odd grid, tile count not a multiple of the stage count
-            _problem("check", 37, 7),
+            _problem("check", _fit(37, ctx), 7),
             # one tile per CTA: fewer iterations than stages, drain at once
-            _problem("check", 1024, 1),
+            _problem("check", _fit(1024, ctx), 1),
         ]
+    if mode == "sanitize":
+        # small, for compute-sanitizer; still wraps the ring several times
+        return [_problem("sanitize", _fit(4, ctx), 6)]
     if mode == "bandwidth":
         # One full wave of resident CTAs, each streaming an equal share.
-        grid = sms * max(1, ctx.get("ctas_per_sm") or 1)
+        grid = _fit(sms * max(1, ctx.get("ctas_per_sm") or 1), ctx)
         tiles = max(1, round(BANDWIDTH_ELEMS / (grid * TILE_ELEMS)))
         return [_problem("bandwidth", grid, tiles)]
     return []

@@ -2,6 +2,8 @@
 // and ptxas accepts them (format=bin runs ptxas).
 //
 // RUN: tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=STREAM
+// RUN: tspipe-opt %S/../../examples/tma_stream_all_threads.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=ALL
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream_all_threads.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=LOAD
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
@@ -16,6 +18,7 @@
 // STREAM-SAME: elect.sync
 // STREAM-SAME: mbarrier.arrive.expect_tx.shared.b64
 // STREAM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// STREAM-SAME: bar.warp.sync
 // STREAM-SAME: mbarrier.arrive.shared.b64
 
 // LOAD: gpu.binary @async_load
@@ -26,3 +29,8 @@
 
 // BIN: gpu.binary
 // BIN-SAME: #gpu.object<#nvvm.target<chip = "sm_90a"
+
+// All-thread release: every consumer thread arrives, no warp sync.
+// ALL: gpu.binary @tma_stream_all_threads
+// ALL-NOT: bar.warp.sync
+// ALL-SAME: mbarrier.arrive.shared.b64
