@@ -1,0 +1,90 @@
+# tspipe — two entry points, each works alone on a fresh machine:
+#
+#   make demo   compile examples/*.mlir to PTX (+ cubin, metadata) in out/,
+#               print a summary, run and check them where a GPU is usable
+#   make test   lit tests (test/) and pytest (test/python)
+#
+# Both create .venv (python3 -m venv) if missing, install the pinned packages
+# of requirements-dev.txt, then build and install the project with
+# `pip install --no-build-isolation`. Stamp files keep later runs incremental:
+# the packages are reinstalled only when requirements-dev.txt changes, the
+# project only when a source file changes (and then scikit-build-core reuses
+# its build folder, so only what changed is recompiled).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON    ?= python3
+VENV      ?= .venv
+PY        := $(VENV)/bin/python
+PIP       := $(PY) -m pip
+# Parallel compile jobs (the build peaks well under 1 GB per job).
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+# scikit-build-core's build folder; lit runs in its test/ folder, so the
+# project is configured and compiled once for both the package and lit.
+BUILD_DIR ?= build/skbuild
+DEMO_OUT  ?= out
+DEMO_ARGS ?=
+PYTEST_ARGS ?= -q
+LIT_ARGS  ?= -sv
+
+STAMPS        := $(VENV)/.tspipe-stamps
+DEPS_STAMP    := $(STAMPS)/requirements
+INSTALL_STAMP := $(BUILD_DIR)/.tspipe-installed
+
+# Everything the compiled package is made from.
+PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml include lib \
+    tools python docs/CMakeLists.txt test/CMakeLists.txt test/lit.cfg.py \
+    test/lit.site.cfg.py.in -type f -not -path '*/__pycache__/*' \
+    -not -name '*.pyc' 2>/dev/null)
+
+# tspipe-opt as installed with the package (falls back to the build tree's).
+TSPIPE_OPT ?= $(firstword $(wildcard $(VENV)/bin/tspipe-opt) \
+                          $(BUILD_DIR)/bin/tspipe-opt)
+
+.PHONY: help demo test lit pytest install deps clean distclean
+
+help:
+	@echo "make demo    compile examples to PTX in $(DEMO_OUT)/, summarize, run on a GPU if present"
+	@echo "make test    lit + pytest"
+	@echo "make install (re)build and install the package into $(VENV)"
+	@echo "make clean   remove $(DEMO_OUT)/ and $(BUILD_DIR)/;  make distclean  also $(VENV)/"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(DEPS_STAMP): requirements-dev.txt | $(PY)
+	$(PIP) install --disable-pip-version-check -r requirements-dev.txt
+	@mkdir -p $(STAMPS)
+	@touch $@
+
+deps: $(DEPS_STAMP)
+
+$(INSTALL_STAMP): $(DEPS_STAMP) $(PROJECT_SOURCES)
+	@test -f pyproject.toml || { echo "pyproject.toml is missing"; exit 1; }
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PIP) install \
+	    --disable-pip-version-check --no-build-isolation --no-deps \
+	    --config-settings=build-dir=$(BUILD_DIR) .
+	@test -f $(BUILD_DIR)/test/lit.site.cfg.py || { \
+	    echo "$(BUILD_DIR)/test/lit.site.cfg.py was not generated"; exit 1; }
+	@touch $@
+
+install: $(INSTALL_STAMP)
+
+demo: $(INSTALL_STAMP)
+	$(PY) -m tspipe.demo --examples examples --out $(DEMO_OUT) \
+	    --tspipe-opt $(TSPIPE_OPT) $(DEMO_ARGS)
+
+lit: $(INSTALL_STAMP)
+	$(VENV)/bin/lit $(LIT_ARGS) $(BUILD_DIR)/test
+
+pytest: $(INSTALL_STAMP)
+	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python
+
+test: lit pytest
+
+clean:
+	rm -rf $(DEMO_OUT) $(BUILD_DIR)
+
+distclean: clean
+	rm -rf $(VENV)

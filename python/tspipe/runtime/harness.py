@@ -1,0 +1,320 @@
+"""Runs one compiled example on the GPU from its launch spec.
+
+A launch spec is a plain Python file `examples/<example>.py` next to
+`examples/<example>.mlir`. It defines:
+
+``KERNEL``
+    the PTX entry (the `gpu.func` name).
+``BLOCK_THREADS``
+    threads per CTA the author expects; must equal the metadata's
+    ``32 * warps`` (the metadata, read from the IR, is what is launched).
+``PARAMS``
+    the kernel's parameters in order, as ``(name, kind)`` with kind one of
+    ``ptr`` (a device buffer), ``f32``, ``f64``, ``i32``, ``i64``, ``u32``,
+    ``u64``.
+``OUTPUTS``
+    names of the ``ptr`` parameters the kernel writes. They are uploaded
+    filled with NaN (float) or 0xFF bytes, so unwritten elements fail.
+``problems(mode, ctx) -> list[dict]``
+    the problem sizes for ``mode`` = ``"check"`` (correctness runs, at least
+    1M elements each), ``"bandwidth"`` or ``"sanitize"`` (small problems for
+    compute-sanitizer, checked like ``"check"``); each dict has ``label`` and ``grid`` (a 3-tuple) plus
+    whatever the spec's own functions need. ``ctx`` holds ``sm_count``,
+    ``ctas_per_sm`` (occupancy of this kernel), ``block_threads``,
+    ``smem_bytes``, ``cluster``, ``arch``.
+``make_inputs(rng, problem) -> dict``
+    a value for every parameter: numpy arrays for ``ptr`` parameters,
+    numpy scalars for the others.
+``expected(inputs) -> dict``
+    for each output name, the reference array (or a list of acceptable
+    references, e.g. with and without FMA contraction).
+``check(outputs, inputs) -> dict``
+    compares every element (raise ``CheckFailure``; return a summary).
+``traffic_bytes(inputs) -> int``
+    bytes the kernel reads plus writes (for bandwidth).
+
+The dynamic shared memory size and cluster shape always come from the
+metadata JSON written next to the PTX by the demo, never from the spec.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from . import launcher as rt
+from .checks import CheckFailure
+from .meta import ExampleMeta
+
+__all__ = ["load_spec", "run_example", "arch_runs_on", "KIND_DTYPES",
+           "SpecError"]
+
+KIND_DTYPES = {
+    "f32": np.float32, "f64": np.float64,
+    "i32": np.int32, "i64": np.int64,
+    "u32": np.uint32, "u64": np.uint64,
+}
+_KIND_BYTES = {"ptr": 8, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "u32": 4,
+               "u64": 8}
+
+
+class SpecError(ValueError):
+    """The spec disagrees with the metadata or the PTX."""
+
+
+def load_spec(path: str | Path) -> ModuleType:
+    path = Path(path)
+    name = f"tspipe_example_spec_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load launch spec {path}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    for attr in ("KERNEL", "BLOCK_THREADS", "PARAMS", "OUTPUTS", "problems",
+                 "make_inputs", "expected", "check", "traffic_bytes"):
+        if not hasattr(mod, attr):
+            raise SpecError(f"{path}: launch spec lacks {attr}")
+    return mod
+
+
+def _validate(spec, meta: ExampleMeta, kernel_meta, kernel: rt.Kernel):
+    if spec.BLOCK_THREADS != kernel_meta.block_threads:
+        raise SpecError(
+            f"{spec.KERNEL}: spec says {spec.BLOCK_THREADS} threads per CTA, "
+            f"the IR says warps({kernel_meta.warps}) = "
+            f"{kernel_meta.block_threads}")
+    for name, kind in spec.PARAMS:
+        if kind not in _KIND_BYTES:
+            raise SpecError(f"{spec.KERNEL}: parameter {name} has unknown "
+                            f"kind {kind!r}")
+    entry = kernel.entry
+    if entry is not None:
+        if len(entry.params) != len(spec.PARAMS):
+            raise SpecError(
+                f"{spec.KERNEL}: PTX entry has {len(entry.params)} parameters "
+                f"({', '.join(p.ptx_type for p in entry.params)}), the spec "
+                f"{len(spec.PARAMS)}")
+        for p, (name, kind) in zip(entry.params, spec.PARAMS):
+            if p.size != _KIND_BYTES[kind]:
+                raise SpecError(
+                    f"{spec.KERNEL}: parameter {name} is {kind} in the spec "
+                    f"but .{p.ptx_type} in the PTX")
+        if entry.reqntid and int(np.prod(entry.reqntid)) != \
+                kernel_meta.block_threads:
+            raise SpecError(f"{spec.KERNEL}: PTX .reqntid {entry.reqntid} "
+                            f"vs {kernel_meta.block_threads} threads")
+
+
+def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
+    """Whether code built for `arch` (``sm_90a``, ``sm_100a``, ``sm_80``) runs
+    on a device of compute capability `cc`. Architecture-specific targets
+    (``a`` suffix) run only on their own capability."""
+    digits = "".join(ch for ch in arch.removeprefix("sm_") if ch.isdigit())
+    if not digits:
+        return False
+    want = (int(digits[:-1]), int(digits[-1]))
+    if arch.endswith(("a", "f")):
+        return want == tuple(cc)
+    return want <= tuple(cc)
+
+
+def _upload(spec, inputs: dict) -> tuple[list, dict]:
+    """Device buffers for the ptr parameters; returns (args, buffers)."""
+    args, bufs = [], {}
+    for name, kind in spec.PARAMS:
+        v = inputs[name]
+        if kind == "ptr":
+            host = np.ascontiguousarray(v)
+            if name in spec.OUTPUTS:
+                # Sentinel: anything the kernel does not write stays invalid.
+                if host.dtype.kind == "f":
+                    host = np.full(host.shape, np.nan, host.dtype)
+                else:
+                    host = np.full(host.shape, -1, host.dtype)
+            buf = rt.DeviceArray.from_numpy(host)
+            bufs[name] = buf
+            args.append(buf)
+        else:
+            args.append(KIND_DTYPES[kind](v))
+    return args, bufs
+
+
+def _download(spec, bufs: dict) -> dict:
+    return {name: bufs[name].to_numpy() for name in spec.OUTPUTS}
+
+
+def _free(bufs: dict):
+    for b in bufs.values():
+        b.free()
+
+
+def _choose_image(meta_path: Path, meta: ExampleMeta, prefer: str):
+    folder = meta_path.parent
+    ptx = folder / meta.ptx
+    cubin = folder / meta.cubin if meta.cubin else None
+    order = ["cubin", "ptx"] if prefer == "cubin" else ["ptx", "cubin"]
+    for kind in order:
+        if kind == "cubin" and cubin is not None and cubin.exists():
+            try:
+                return rt.Module.from_file(cubin, ptx), "cubin"
+            except rt.CudaError as e:
+                if "NO_BINARY_FOR_GPU" not in e.name and \
+                        "INVALID_IMAGE" not in e.name:
+                    raise
+        if kind == "ptx" and ptx.exists():
+            return rt.Module.from_file(ptx), "ptx"
+    raise FileNotFoundError(f"neither {ptx} nor a cubin exists")
+
+
+def run_example(meta_path: str | Path, spec_path: str | Path,
+                modes=("check", "bandwidth"), timeout: float = 30.0,
+                bandwidth_timeout: float = 300.0, seed: int = 0,
+                prefer: str = "cubin", iters: int = 20, warmup: int = 3,
+                check_bandwidth: bool = True, copy_baseline: bool = True,
+                log=print) -> dict:
+    """Runs the example's correctness problems and bandwidth problems.
+
+    Returns a JSON-ready dict. Raises KernelTimeout (after recording it in
+    `result["problems"]`, available as the exception's `result` attribute)
+    when a launch hangs: the process should then report and exit.
+    """
+    meta_path = Path(meta_path)
+    meta = ExampleMeta.load(meta_path)
+    spec = load_spec(spec_path)
+    km = meta.kernel(spec.KERNEL)
+    info = rt.device_info()
+    result = {
+        "example": meta.example,
+        "kernel": spec.KERNEL,
+        "arch": meta.arch,
+        "device": info.name,
+        "block_threads": km.block_threads,
+        "smem_bytes": km.smem_bytes,
+        "cluster": list(km.cluster),
+        "pipelines": [f"{p.name}:{p.type}x{p.num_stages}"
+                      for p in km.pipelines],
+        "problems": [],
+        "status": "pass",
+    }
+    if not arch_runs_on(meta.arch, info.compute_capability):
+        result["status"] = "skipped"
+        result["reason"] = f"built for {meta.arch}, device is {info.arch}"
+        return result
+
+    module, image = _choose_image(meta_path, meta, prefer)
+    result["image"] = image
+    kernel = module.kernel(spec.KERNEL)
+    _validate(spec, meta, km, kernel)
+    result["num_regs"] = kernel.attribute("NUM_REGS")
+    ctas_per_sm = kernel.max_active_ctas_per_sm(km.block_threads,
+                                                km.smem_bytes)
+    result["ctas_per_sm"] = ctas_per_sm
+    if ctas_per_sm < 1:
+        result["status"] = "error"
+        result["reason"] = (f"a CTA of {km.block_threads} threads with "
+                            f"{km.smem_bytes} B of dynamic smem cannot run")
+        return result
+    ctx = {"sm_count": info.sm_count, "ctas_per_sm": ctas_per_sm,
+           "block_threads": km.block_threads, "smem_bytes": km.smem_bytes,
+           "cluster": tuple(km.cluster), "arch": info.arch}
+    rng = np.random.default_rng(seed)
+    block = (km.block_threads, 1, 1)
+
+    for mode in modes:
+        for prob in spec.problems(mode, ctx):
+            entry = {"mode": mode, "label": prob.get("label", mode),
+                     "grid": list(prob["grid"])}
+            result["problems"].append(entry)
+            if any(g % c for g, c in zip(prob["grid"], km.cluster)):
+                entry["status"] = "skipped"
+                entry["reason"] = (f"grid {tuple(prob['grid'])} is not a "
+                                   f"multiple of cluster {tuple(km.cluster)}")
+                log(f"  {meta.example} {entry['label']}: skipped "
+                    f"({entry['reason']})")
+                continue
+            t0 = time.perf_counter()
+            inputs = spec.make_inputs(rng, prob)
+            entry["traffic_bytes"] = int(spec.traffic_bytes(inputs))
+            args, bufs = _upload(spec, inputs)
+            try:
+                entry["status"] = "running"
+                if mode == "bandwidth":
+                    samples = rt.time_kernel_samples(
+                        kernel, prob["grid"], block, args, km.smem_bytes,
+                        km.cluster, warmup=warmup, iters=iters,
+                        timeout=bandwidth_timeout)
+                    med = statistics.median(samples)
+                    entry["time_ms"] = {"median": med, "min": min(samples),
+                                        "max": max(samples),
+                                        "samples": len(samples)}
+                    entry["gbps"] = entry["traffic_bytes"] / (med * 1e6)
+                    if copy_baseline:
+                        entry["copy_gbps"] = _copy_baseline(
+                            entry["traffic_bytes"] // 2, warmup, iters,
+                            bandwidth_timeout)
+                        entry["ratio_to_copy"] = entry["gbps"] / \
+                            entry["copy_gbps"]
+                    log(f"  {meta.example} {entry['label']}: "
+                        f"{med:.3f} ms, {entry['gbps']:.1f} GB/s")
+                else:
+                    rt.launch(kernel, prob["grid"], block, args,
+                              km.smem_bytes, km.cluster, timeout=timeout)
+                if mode != "bandwidth" or check_bandwidth:
+                    outputs = _download(spec, bufs)
+                    try:
+                        entry["check"] = spec.check(outputs, inputs)
+                        entry["status"] = "pass"
+                    except CheckFailure as e:
+                        entry["status"] = "fail"
+                        entry["error"] = str(e)
+                        result["status"] = "fail"
+                        log(f"  {meta.example} {entry['label']}: FAIL\n{e}")
+                else:
+                    entry["status"] = "pass (unchecked)"
+            except rt.KernelTimeout as e:
+                entry["status"] = "hang"
+                entry["error"] = str(e)
+                result["status"] = "hang"
+                e.result = result
+                raise
+            except rt.CudaError as e:
+                entry["status"] = "error"
+                entry["error"] = str(e)
+                result["status"] = "error"
+                e.result = result
+                raise
+            finally:
+                entry["seconds"] = round(time.perf_counter() - t0, 3)
+                # cuMemFree synchronizes: never call it behind a hung kernel.
+                if entry["status"] != "hang":
+                    try:
+                        _free(bufs)
+                    except rt.CudaError:
+                        pass
+            if entry["status"] == "pass" and mode != "bandwidth":
+                log(f"  {meta.example} {entry['label']}: pass "
+                    f"({entry['check'].get('elements', '?')} elements)")
+    return result
+
+
+def _copy_baseline(nbytes: int, warmup: int, iters: int,
+                   timeout: float) -> float:
+    """Device-to-device copy of `nbytes` (read + write = 2 * nbytes), GB/s."""
+    src = rt.DeviceArray(nbytes, np.uint8)
+    dst = rt.DeviceArray(nbytes, np.uint8)
+    try:
+        src.fill_bytes(1)
+        samples = rt.time_callable_samples(
+            lambda: dst.copy_from_device(src), warmup=warmup, iters=iters,
+            timeout=timeout)
+        return 2 * nbytes / (statistics.median(samples) * 1e6)
+    finally:
+        src.free()
+        dst.free()

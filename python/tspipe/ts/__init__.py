@@ -1,0 +1,70 @@
+"""The TS front end: CuTe DSL Task Scheduling vocabulary over tspipe IR.
+
+* :mod:`~tspipe.ts.vocabulary`: ``Agent``, ``CooperativeGroup``,
+  ``SignalingThreads``, ``PipelineOp``, ``PipelineType`` (pure Python).
+* :mod:`~tspipe.ts.config`: ``PipelineConfig`` and its seven factories
+  (validated by the C++ verifier of ``#tspipe.config``).
+* :mod:`~tspipe.ts.kernel`: ``Kernel``, ``Pipeline``, ``Task`` -- schedules
+  written with acquire/try_acquire/commit/wait/try_wait/release, the domain
+  loop and first_iter/last_iter, emitted as tspipe IR and verified in C++.
+* :mod:`~tspipe.ts.errors`: ``PipelineConfigError``, ``ScheduleError`` (both
+  ``ValueError`` with ``rule`` and ``message``), ``ConfigTypeError``
+  (``TypeError``), ``CompileError``.
+
+Importing this package loads nothing compiled; building a config or a kernel
+imports ``tspipe.ir`` (the extension) on first use.
+"""
+
+from .errors import (
+    CompileError,
+    ConfigTypeError,
+    Diagnostic,
+    PipelineConfigError,
+    ScheduleError,
+    TSPipeError,
+)
+from .vocabulary import (
+    Agent,
+    CooperativeGroup,
+    PipelineOp,
+    PipelineType,
+    SignalingThreads,
+)
+from .config import (
+    PipelineConfig,
+    create_async_async_pipeline_cfg,
+    create_async_umma_pipeline_cfg,
+    create_clc_fetch_async_pipeline_cfg,
+    create_tma_async_pipeline_cfg,
+    create_tma_umma_pipeline_cfg,
+    create_umma_async_pipeline_cfg,
+    create_umma_umma_pipeline_cfg,
+)
+from .kernel import Kernel, Pipeline, Stage, Task, Token
+
+__all__ = [
+    "Agent",
+    "CooperativeGroup",
+    "SignalingThreads",
+    "PipelineOp",
+    "PipelineType",
+    "PipelineConfig",
+    "create_async_async_pipeline_cfg",
+    "create_tma_async_pipeline_cfg",
+    "create_tma_umma_pipeline_cfg",
+    "create_umma_async_pipeline_cfg",
+    "create_async_umma_pipeline_cfg",
+    "create_umma_umma_pipeline_cfg",
+    "create_clc_fetch_async_pipeline_cfg",
+    "Kernel",
+    "Pipeline",
+    "Task",
+    "Stage",
+    "Token",
+    "TSPipeError",
+    "PipelineConfigError",
+    "ScheduleError",
+    "ConfigTypeError",
+    "CompileError",
+    "Diagnostic",
+]

@@ -1,0 +1,219 @@
+"""Exceptions of the TS front end.
+
+The C++ verifiers of the tspipe dialect tag every rule diagnostic with the
+rule id of ts-semantics §3 (``[R5] producer_acquire interleave_stride=4 must
+evenly divide num_stages=6; ...``). The front end turns those diagnostics into
+Python exceptions that carry the id:
+
+* :class:`PipelineConfigError` (a ``ValueError``): a config-time rule
+  (R1-R15) failed, at the factory call (or when a kernel is verified).
+* :class:`ScheduleError` (a ``ValueError``): a task, schedule or kernel rule
+  (R16 and above, or a structural check without a rule id) failed when a
+  :class:`~tspipe.ts.Kernel` was verified.
+* :class:`ConfigTypeError` (a ``TypeError``): a field has the wrong Python
+  type, where TS raises ``TypeError`` too (R1: not a ``SignalingThreads``;
+  R4: a stride that is not an ``int`` or is a ``bool``). No C++ is involved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import re
+import sys
+from typing import List, Optional, Sequence
+
+__all__ = [
+    "Diagnostic",
+    "TSPipeError",
+    "PipelineConfigError",
+    "ScheduleError",
+    "ConfigTypeError",
+    "CompileError",
+]
+
+_RULE_RE = re.compile(r"\[((?:R|X)\d+)\]")
+
+# Structural checks that MLIR's ODS traits perform without a rule id, mapped to
+# the TS rule they implement (ts-semantics §3 C). Matched on the C++ text.
+_UNTAGGED_RULES = (
+    # first_iter / last_iter outside the domain loop (HasParent<DomainLoopOp>).
+    ("expects parent op 'tspipe.domain_loop'", "R22"),
+    # a domain_loop nested in another one or outside a task.
+    ("expects parent op 'tspipe.task'", "R22"),
+)
+
+_CONFIG_RULES = frozenset(f"R{i}" for i in range(1, 16))
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_CONTEXTLIB_FILE = os.path.abspath(contextlib.__file__)
+
+
+def mlir_string(text: str) -> str:
+    """``text`` as an MLIR string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def caller_location() -> str:
+    """``loc("file":line:1)`` of the innermost frame outside the tspipe
+    package (the user's line that called into the front end)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        filename = os.path.abspath(frame.f_code.co_filename)
+        inside = (module == "tspipe" or module.startswith("tspipe.")
+                  or filename.startswith(_PACKAGE_DIR + os.sep)
+                  or filename == _CONTEXTLIB_FILE)
+        if not inside:
+            return (f"loc({mlir_string(frame.f_code.co_filename)}:"
+                    f"{frame.f_lineno}:1)")
+        frame = frame.f_back
+    return "loc(unknown)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic of the C++ verifier.
+
+    ``message`` is the C++ text (rule tag included), ``location`` MLIR's
+    location (``loc("kernel.py":12:1)`` for builder-made IR: the Python line
+    that emitted the op), ``rule`` the id found in the message, or None.
+    ``notes`` are the attached note messages.
+    """
+
+    message: str
+    location: str
+    rule: Optional[str]
+    notes: Sequence[str] = ()
+
+
+def rule_of(message: str) -> Optional[str]:
+    """The rule id a C++ diagnostic names (``"R5"``), or None."""
+    match = _RULE_RE.search(message)
+    if match:
+        return match.group(1)
+    for needle, rule in _UNTAGGED_RULES:
+        if needle in message:
+            return rule
+    return None
+
+
+class TSPipeError(ValueError):
+    """A tspipe verification failure carrying the TS rule id.
+
+    Attributes:
+      rule: the rule id of ts-semantics §3 (``"R5"``), or None for a check
+        that implements no numbered rule.
+      message: the C++ verifier's text of the first error.
+      location: its MLIR location as text (may be empty).
+      diagnostics: every error diagnostic (:class:`Diagnostic`), first first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        rule: Optional[str] = None,
+        location: str = "",
+        diagnostics: Sequence[Diagnostic] = (),
+    ):
+        self.message = message
+        self.rule = rule
+        self.location = location
+        self.diagnostics: List[Diagnostic] = list(diagnostics)
+        text = message
+        if location:
+            text = f"{message} (at {_short_location(location)})"
+        super().__init__(text)
+
+
+class PipelineConfigError(TSPipeError):
+    """A ``PipelineConfig`` broke a config-time rule (R1-R15).
+
+    Raised by the ``PipelineConfig`` factories (and by ``PipelineConfig``
+    itself) when the C++ verifier of ``#tspipe.config`` rejects the config.
+    """
+
+
+class ScheduleError(TSPipeError):
+    """A kernel, task or schedule broke a rule (R16 and up, or structural).
+
+    Raised by :meth:`tspipe.ts.Kernel.build` / ``verify`` when the C++
+    verifiers reject the emitted module.
+    """
+
+
+class ConfigTypeError(TypeError):
+    """A config field has the wrong Python type (TS raises TypeError too).
+
+    Attributes: ``rule`` (``"R1"`` or ``"R4"``; None for type checks TS does
+    not number) and ``message``.
+    """
+
+    def __init__(self, message: str, rule: Optional[str] = None):
+        self.message = message
+        self.rule = rule
+        super().__init__(message)
+
+
+class CompileError(RuntimeError):
+    """Lowering to PTX failed for a reason that is not a TS rule.
+
+    Attributes: ``message`` (first error), ``diagnostics``.
+    """
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()):
+        self.message = message
+        self.diagnostics: List[Diagnostic] = list(diagnostics)
+        super().__init__(message)
+
+
+def _short_location(location: str) -> str:
+    # loc("file.py":12:1) -> file.py:12:1
+    match = re.fullmatch(r'loc\("(.*)":(\d+):(\d+)\)', location)
+    if match:
+        return f"{match.group(1)}:{match.group(2)}:{match.group(3)}"
+    return location
+
+
+def diagnostics_of(mlir_error) -> List[Diagnostic]:
+    """Converts a ``tspipe.ir.MLIRError`` into :class:`Diagnostic` values."""
+    result = []
+    for diag in getattr(mlir_error, "error_diagnostics", None) or []:
+        message = diag.message
+        result.append(
+            Diagnostic(
+                message=message,
+                location=str(diag.location),
+                rule=rule_of(message),
+                notes=tuple(note.message for note in diag.notes),
+            )
+        )
+    return result
+
+
+def error_from_mlir(mlir_error, untagged=ScheduleError, config_only=False):
+    """The exception to raise for a failed parse/verify (``MLIRError``).
+
+    The first diagnostic with a rule id decides: R1-R15 give
+    :class:`PipelineConfigError`, other rules :class:`ScheduleError`. With no
+    rule id anywhere, ``untagged`` is used (a :class:`TSPipeError` subclass or
+    :class:`CompileError`). ``config_only`` forces
+    :class:`PipelineConfigError` (the config factories).
+    """
+    diags = diagnostics_of(mlir_error)
+    if not diags:
+        message = getattr(mlir_error, "message", str(mlir_error))
+        diags = [Diagnostic(message=message, location="", rule=rule_of(message))]
+    first = next((d for d in diags if d.rule), diags[0])
+    if config_only:
+        cls = PipelineConfigError
+    elif first.rule in _CONFIG_RULES:
+        cls = PipelineConfigError
+    elif first.rule is not None:
+        cls = ScheduleError
+    else:
+        cls = untagged
+    if issubclass(cls, CompileError):
+        return cls(first.message, diags)
+    return cls(first.message, first.rule, first.location, diags)

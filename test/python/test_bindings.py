@@ -1,0 +1,228 @@
+"""The MLIR binding layer: tspipe.ir, tspipe.passmanager, tspipe.dialects.
+
+The dialect loads in every tspipe.ir.Context (with the upstream dialects a
+kernel lives in), tspipe IR parses and prints back unchanged, the generated
+op builders and enums exist, PassManager.parse names tspipe passes and runs
+tspipe-allocate-smem, and tspipe-opt is installed next to the interpreter.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+import tspipe.ir as ir
+import tspipe.passmanager as passmanager
+from tspipe.dialects import tspipe as tsd
+
+KERNEL = """\
+gpu.module @demo [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @demo(%out: !llvm.ptr<1>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    tspipe.kernel warps(5) {
+      tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 4096, producer_group = <thread, 1>, consumer_group = <thread, 4>>) smem_bytes(16384)
+      tspipe.pipeline @acc config(<async_async, num_stages = 2, producer_group = <thread, 128>, consumer_group = <thread, 32>>)
+      tspipe.task @load warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %c8 step %c1 {
+          %s = tspipe.producer_acquire @ring
+          %b = tspipe.full_barrier %s : !llvm.ptr<3>
+          %p = tspipe.stage_buffer %s : !llvm.ptr<3>
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @math warps(1, 4) produces [@acc] consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %c8 step %c1 {
+          %r = tspipe.consumer_try_wait @ring
+          %s = tspipe.consumer_wait @ring ready(%r)
+          tspipe.consumer_release @ring
+          tspipe.last_iter {
+            %a = tspipe.producer_acquire @acc
+            tspipe.producer_commit @acc
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}
+"""
+
+
+def test_dialects_loaded(ctx):
+    for name in ("tspipe", "gpu", "nvvm", "llvm", "arith", "scf", "func",
+                 "memref", "cf", "index"):
+        assert ctx.get_dialect_descriptor(name).namespace == name
+    for op in ("tspipe.kernel", "tspipe.producer_acquire", "gpu.func",
+               "nvvm.mbarrier.init", "llvm.store", "arith.constant", "scf.for",
+               "func.func", "memref.alloc", "cf.br"):
+        assert ctx.is_registered_operation(op), op
+    assert ctx.dialects["tspipe"] is not None
+
+
+def test_register_dialect_in_plain_context():
+    # register_dialect works on a context too (it is idempotent).
+    with ir.Context() as context:
+        tsd.register_dialect(context)
+        assert context.dialects["tspipe"] is not None
+
+
+def test_round_trip(ctx):
+    module = ir.Module.parse(KERNEL)
+    printed = str(module)
+    assert "tspipe.kernel warps(5)" in printed
+    assert "tspipe.consumer_wait @ring ready(" in printed
+    again = ir.Module.parse(printed)
+    assert str(again) == printed
+    # Generic form round-trips as well.
+    generic = module.operation.get_asm(print_generic_op_form=True)
+    assert str(ir.Module.parse(generic)) == printed
+
+
+def test_generated_op_classes_and_enums(ctx):
+    assert tsd.KernelOp.OPERATION_NAME == "tspipe.kernel"
+    assert tsd.PipelineOp.OPERATION_NAME == "tspipe.pipeline"
+    assert tsd.TaskOp.OPERATION_NAME == "tspipe.task"
+    assert tsd.DomainLoopOp.OPERATION_NAME == "tspipe.domain_loop"
+    assert tsd.ProducerAcquireOp.OPERATION_NAME == "tspipe.producer_acquire"
+    assert tsd.ConsumerReleaseOp.OPERATION_NAME == "tspipe.consumer_release"
+    assert {m.name for m in tsd.PipelineType} >= {
+        "AsyncAsync", "TmaAsync", "TmaUmma", "UmmaAsync", "AsyncUmma",
+        "UmmaUmma", "ClcFetchAsync"}
+    assert {m.name for m in tsd.Role} == {"Producer", "Consumer"}
+    module = ir.Module.parse(KERNEL)
+    kernels = []
+
+    def collect(op):
+        if op.name == "tspipe.kernel":
+            kernels.append(op.opview)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(collect)
+    assert len(kernels) == 1 and isinstance(kernels[0], tsd.KernelOp)
+    assert ir.IntegerAttr(kernels[0].attributes["num_warps"]).value == 5
+
+
+def test_op_builder(ctx):
+    # Build a (config-only) pipeline op with the generated builder.
+    module = ir.Module.create()
+    config = ir.Attribute.parse(
+        "#tspipe.config<umma_umma, num_stages = 2, producer_group = <thread, 1>, "
+        "consumer_group = <thread, 1>>")
+    with ir.InsertionPoint(module.body):
+        kernel = tsd.KernelOp(num_warps=4)
+        kernel.body.blocks.append()
+        with ir.InsertionPoint(kernel.body.blocks[0]):
+            tsd.PipelineOp(sym_name="p", config=config)
+    text = str(module)
+    assert "tspipe.pipeline @p config(<umma_umma, num_stages = 2" in text
+
+
+def test_verifier_error_names_rule(ctx):
+    bad = KERNEL.replace("warps(1, 4) produces [@acc] consumes [@ring]",
+                         "warps(1, 4) consumes [@ring]")
+    with pytest.raises(ir.MLIRError) as info:
+        ir.Module.parse(bad)
+    messages = [d.message for d in info.value.error_diagnostics]
+    assert any("[R27]" in m for m in messages), messages
+
+
+def test_passmanager_runs_allocate_smem(ctx):
+    module = ir.Module.parse(KERNEL)
+    pm = passmanager.PassManager.parse(
+        "builtin.module(gpu.module(tspipe-allocate-smem))")
+    pm.run(module.operation)
+    text = str(module)
+    assert "barrier_offset = 0" in text
+    assert "buffer_offset =" in text
+    assert "smem_bytes =" in text or "smem_bytes(" in text
+    pipelines = []
+
+    def collect(op):
+        if op.name == "tspipe.pipeline":
+            pipelines.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(collect)
+    offsets = {ir.StringAttr(p.attributes["sym_name"]).value:
+               ir.IntegerAttr(p.attributes["barrier_offset"]).value for p in pipelines}
+    # Barriers first, in declaration order: 16 bytes per stage.
+    assert offsets == {"ring": 0, "acc": 64}
+
+
+def test_passmanager_knows_the_pipeline_and_upstream_passes(ctx):
+    pm = passmanager.PassManager.parse(
+        "builtin.module(tspipe-to-nvvm, gpu-module-to-binary{format=isa})")
+    assert "convert-tspipe-to-nvvm" in str(pm)
+    passmanager.PassManager.parse("builtin.module(canonicalize, cse)")
+
+
+def test_tspipe_opt_installed():
+    scripts = sysconfig.get_path("scripts")
+    tool = os.path.join(scripts, "tspipe-opt")
+    if not os.path.exists(tool):
+        tool = shutil.which("tspipe-opt")
+    assert tool and os.access(tool, os.X_OK), "tspipe-opt is not installed"
+    help_text = subprocess.run([tool, "--help"], capture_output=True, text=True,
+                               check=True).stdout
+    assert "tspipe-allocate-smem" in help_text
+    printed = subprocess.run([tool], input=KERNEL, capture_output=True,
+                             text=True, check=True).stdout
+    with ir.Context():
+        assert str(ir.Module.parse(printed)) == str(ir.Module.parse(KERNEL))
+
+
+def test_import_tspipe_loads_no_extension():
+    code = (
+        "import sys, tspipe, tspipe.ts\n"
+        "from tspipe.ts import CooperativeGroup, Agent, SignalingThreads\n"
+        "CooperativeGroup(Agent.Thread, 32)\n"
+        "assert not any(m.startswith('tspipe._mlir_libs') for m in sys.modules), "
+        "sorted(m for m in sys.modules if m.startswith('tspipe'))\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_runtime_imports_without_extension():
+    code = (
+        "import sys, importlib.util\n"
+        "if importlib.util.find_spec('tspipe.runtime') is None:\n"
+        "    print('absent'); sys.exit(0)\n"
+        "import tspipe.runtime\n"
+        "assert not any(m.startswith('tspipe._mlir_libs') for m in sys.modules)\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    if out.stdout.strip() == "absent":
+        pytest.skip("tspipe.runtime is not part of this build")
+    assert out.stdout.strip() == "ok"
+
+
+def test_coexists_with_upstream_mlir_package():
+    # Two MLIR copies in one process: only works because the aggregate CAPI
+    # library exports nothing but the C API.
+    code = (
+        "import importlib.util, sys\n"
+        "if importlib.util.find_spec('mlir') is None or "
+        "importlib.util.find_spec('mlir.ir') is None:\n"
+        "    print('absent'); sys.exit(0)\n"
+        "import mlir.ir, tspipe.ir\n"
+        "with tspipe.ir.Context():\n"
+        "    tspipe.ir.Module.parse('tspipe.kernel warps(1) {}')\n"
+        "with mlir.ir.Context():\n"
+        "    mlir.ir.Module.parse('func.func @f() { return }')\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    if out.stdout.strip() == "absent":
+        pytest.skip("the upstream mlir Python package is not installed")
+    assert out.stdout.strip() == "ok"
