@@ -5,7 +5,7 @@ Runs on the GPU machine with only `out/` (from `make demo`), `examples/` and
 `python/tspipe/runtime`:
 
     PYTHONPATH=python python3 bench/stream_bandwidth.py out/ \
-        --sizes 16M,64M,256M --md $OUT/stream_bandwidth.md
+        --sizes 16M,64M,256M --md results/stream_bandwidth.md
 
 For each size it times, in the same process and on the same (legacy default)
 stream with CUDA events:
@@ -91,7 +91,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-cupy", action="store_true")
     ap.add_argument("--md", help="markdown output (default: "
-                    "$OUT/stream_bandwidth.md or bench/stream_bandwidth.md)")
+                    "bench/stream_bandwidth.md)")
     ap.add_argument("--json", help="JSON output (default: next to --md)")
     args = ap.parse_args(argv)
 
@@ -212,8 +212,7 @@ def main(argv=None) -> int:
                         for k in ("torch", "cupy", "copy") if k in row))
 
     md_path = Path(args.md) if args.md else (
-        Path(os.environ["OUT"]) / "stream_bandwidth.md"
-        if os.environ.get("OUT") else ROOT / "bench" / "stream_bandwidth.md")
+        ROOT / "bench" / "stream_bandwidth.md")
     json_path = Path(args.json) if args.json else md_path.with_suffix(".json")
     md_path.parent.mkdir(parents=True, exist_ok=True)
     base = [k for k in ("torch", "cupy", "copy") if any(k in r for r in rows)]

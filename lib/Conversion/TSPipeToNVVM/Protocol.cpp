@@ -131,9 +131,14 @@ void ProtocolEmitter::waitParity(OpBuilder &b, Location loc, Value barrier,
            p.op.getSymName() + " " + what +
            " stage %d phase %d (cta %d, thread %d)\n")
               .str();
-      Value cta = NVVM::BlockIdXOp::create(b, loc, b.getI32Type());
-      gpu::PrintfOp::create(b, loc, b.getStringAttr(fmt),
-                            ValueRange{index, phase, cta, k.threadIdx()});
+      // One report per warp (its lane 0), then every thread traps.
+      Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          k.laneIdx(), k.constI32(b, loc, 0));
+      emitIf(b, loc, lane0, [&](OpBuilder &b) {
+        Value cta = NVVM::BlockIdXOp::create(b, loc, b.getI32Type());
+        gpu::PrintfOp::create(b, loc, b.getStringAttr(fmt),
+                              ValueRange{index, phase, cta, k.threadIdx()});
+      });
       LLVM::Trap::create(b, loc);
     });
   });

@@ -11,8 +11,8 @@ with CUDA events, compared with a device-to-device copy of the same bytes),
 each example in its own process under a watchdog so that a hang or a
 crashed context is reported and the other examples still run.
 
-Results go to `results.json` and `results.md` in `--results` (default: `$OUT`
-when set, else the output folder). Exit status: 0 all passed, 1 something
+Results go to `results.json` and `results.md` in `--results` (default: the
+output folder). Exit status: 0 all passed, 1 something
 failed or hung, 2 no usable GPU.
 """
 
@@ -222,7 +222,7 @@ def main(argv=None) -> int:
                     help="all = check then bandwidth; sanitize = small "
                     "checked problems, for compute-sanitizer")
     ap.add_argument("--results", help="folder for results.json/results.md "
-                    "(default: $OUT if set, else the output folder)")
+                    "(default: the output folder)")
     ap.add_argument("--prefer", choices=("cubin", "ptx"), default="cubin",
                     help="image to load when both exist (PTX is JIT-compiled "
                     "by the driver)")
@@ -252,7 +252,7 @@ def main(argv=None) -> int:
     from . import launcher as rt
 
     out_dir = Path(args.out_dir)
-    results_dir = Path(args.results or os.environ.get("OUT") or out_dir)
+    results_dir = Path(args.results or out_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
     examples_dir = _find_examples_dir(out_dir, args.examples)
 

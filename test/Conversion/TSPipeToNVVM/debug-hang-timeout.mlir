@@ -1,7 +1,8 @@
 // RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=1000" --canonicalize | FileCheck %s
 
 // With a hang timeout every blocking wait becomes a bounded polling loop that
-// reports the task, pipeline, barrier, stage and phase, then traps.
+// reports (lane 0 of each warp) the task, pipeline, barrier, stage and
+// phase, then traps.
 
 // CHECK-LABEL: gpu.func @bounded
 // CHECK:         scf.while
@@ -9,7 +10,8 @@
 // CHECK:           arith.cmpi slt, %{{.*}}, %c1000_i64
 // CHECK:           scf.condition
 // CHECK:         scf.if
-// CHECK:           gpu.printf "tspipe: hang in task @producer waiting on @ring empty barrier stage %d phase %d (cta %d, thread %d)\0A"
+// CHECK:           scf.if
+// CHECK:             gpu.printf "tspipe: hang in task @producer waiting on @ring empty barrier stage %d phase %d (cta %d, thread %d)\0A"
 // CHECK:           llvm.intr.trap
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity
 // CHECK:         gpu.printf "tspipe: hang in task @consumer waiting on @ring full barrier
