@@ -1818,3 +1818,17 @@ gpu.module @config_numeric_pipeline_type {
     gpu.return
   }
 }
+
+// -----
+
+// Two kernels in one GPU function would share warps and shared memory.
+gpu.module @two_kernels {
+  gpu.func @two_kernels() kernel {
+    // expected-error @+1 {{shares its block with another tspipe.kernel; a GPU function holds at most one (both would own the CTA's warps and dynamic shared memory)}}
+    tspipe.kernel warps(1) {
+    }
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}

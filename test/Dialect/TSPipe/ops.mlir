@@ -440,6 +440,7 @@ gpu.func @brackets(%n: index) kernel {
 // CHECK-NEXT:      } attributes {tag = "d"}
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
+// CHECK-LABEL: gpu.func @empty_kernel
 // CHECK:       tspipe.kernel warps(32) {
 // CHECK-NEXT:  }
 gpu.func @empty_bodies() kernel {
@@ -451,6 +452,9 @@ gpu.func @empty_bodies() kernel {
       } attributes {tag = "d"}
     }
   }
+  gpu.return
+}
+gpu.func @empty_kernel() kernel {
   tspipe.kernel warps(32) {
   }
   gpu.return

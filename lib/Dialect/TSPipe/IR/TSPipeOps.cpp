@@ -73,6 +73,16 @@ int64_t KernelOp::getNumCtasInCluster() {
 }
 
 LogicalResult KernelOp::verify() {
+  // In a GPU function the kernel owns the CTA's dynamic shared memory and
+  // all of its warps. (Compared by name: the IR library does not depend on
+  // the GPU dialect.)
+  Operation *parent = (*this)->getParentOp();
+  bool inGpuFunc = parent && parent->getName().getStringRef() == "gpu.func";
+  for (Operation &sibling : *(*this)->getBlock())
+    if (inGpuFunc && &sibling != getOperation() && isa<KernelOp>(sibling))
+      return emitOpError("shares its block with another tspipe.kernel; a "
+                         "GPU function holds at most one (both would own "
+                         "the CTA's warps and dynamic shared memory)");
   // Compare the warp count itself: 32 * num_warps overflows for huge values.
   if (getNumWarps() > 32)
     return emitOpError() << "num_warps = " << getNumWarps()

@@ -63,12 +63,15 @@ gpu.module @R43_wrapping_sum {
 // -----
 
 // The diagnostic lands on the kernel that does not fit, not on its neighbour
-// in the same function.
+// in the same module.
 gpu.module @R43_one_of_two_kernels {
-  gpu.func @R43_one_of_two_kernels() kernel {
+  gpu.func @R43_fits() kernel {
     tspipe.kernel warps(1) {
       tspipe.pipeline @small config(<async_async, num_stages = 1, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(128)
     }
+    gpu.return
+  }
+  gpu.func @R43_one_of_two_kernels() kernel {
     // expected-error @+1 {{'tspipe.kernel' op [R43] shared memory use of 2176 bytes (2048 data + 16 barrier bytes, with alignment) exceeds the capacity of 1024 bytes; reduce num_stages or smem_bytes}}
     tspipe.kernel warps(1) {
       tspipe.pipeline @big config(<async_async, num_stages = 1, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(2048)

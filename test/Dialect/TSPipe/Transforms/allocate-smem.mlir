@@ -77,15 +77,19 @@ gpu.func @no_pipelines() kernel {
 }
 
 // Each kernel is laid out on its own: both start at offset 0.
-// CHECK-LABEL: gpu.func @two_kernels
+// CHECK-LABEL: gpu.func @two_kernels_first
 // CHECK:         tspipe.kernel warps(1) attributes {smem_bytes = 256 : i64} {
 // CHECK-NEXT:      tspipe.pipeline @first config({{.*}}) smem_bytes(128) {barrier_offset = 0 : i64, buffer_offset = 128 : i64}
+// CHECK-LABEL: gpu.func @two_kernels_second
 // CHECK:         tspipe.kernel warps(1) attributes {smem_bytes = 64 : i64} {
 // CHECK-NEXT:      tspipe.pipeline @second config({{.*}}) {barrier_offset = 0 : i64}
-gpu.func @two_kernels() kernel {
+gpu.func @two_kernels_first() kernel {
   tspipe.kernel warps(1) {
     tspipe.pipeline @first config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(128)
   }
+  gpu.return
+}
+gpu.func @two_kernels_second() kernel {
   tspipe.kernel warps(1) {
     tspipe.pipeline @second config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
   }
