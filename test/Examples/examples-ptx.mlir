@@ -5,6 +5,10 @@
 // RUN: tspipe-opt %S/../../examples/tma_stream_all_threads.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=ALL
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream_all_threads.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=LOAD
+// RUN: tspipe-opt %S/../../examples/async_thread.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=THREAD
+// RUN: tspipe-opt %S/../../examples/tma_stream_interleaved.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=INTERLEAVED
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_thread.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream_interleaved.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 
@@ -26,6 +30,19 @@
 // LOAD-SAME: cp.async.cg.shared.global
 // LOAD-SAME: cp.async.mbarrier.arrive.noinc.shared.b64
 // LOAD-SAME: mbarrier.arrive.shared.b64
+
+// AsyncThread producer: plain stores, then a release arrive on the full
+// barrier; no cp.async.
+// THREAD: gpu.binary @async_thread
+// THREAD-NOT: cp.async
+// THREAD-SAME: st.shared.v4.b32
+// THREAD-SAME: mbarrier.arrive.shared.b64
+
+// Interleaved producers: each producer warp arms the stages of its lane.
+// INTERLEAVED: gpu.binary @tma_stream_interleaved
+// INTERLEAVED-SAME: elect.sync
+// INTERLEAVED-SAME: mbarrier.arrive.expect_tx.shared.b64
+// INTERLEAVED-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 
 // BIN: gpu.binary
 // BIN-SAME: #gpu.object<#nvvm.target<chip = "sm_90a"

@@ -11,6 +11,11 @@
 // RUN: tspipe-opt %S/../../examples/async_load.mlir > %t.5.mlir
 // RUN: tspipe-opt %t.5.mlir | diff %t.5.mlir -
 // RUN: tspipe-opt --mlir-print-op-generic %t.5.mlir | tspipe-opt | diff %t.5.mlir -
+// RUN: tspipe-opt %S/../../examples/async_thread.mlir > %t.6.mlir
+// RUN: tspipe-opt %t.6.mlir | diff %t.6.mlir -
+// RUN: tspipe-opt %S/../../examples/tma_stream_interleaved.mlir > %t.7.mlir
+// RUN: tspipe-opt %t.7.mlir | diff %t.7.mlir -
+// RUN: tspipe-opt --mlir-print-op-generic %t.7.mlir | tspipe-opt | diff %t.7.mlir -
 // RUN: FileCheck %s --input-file=%t.1.mlir
 
 // CHECK: tspipe.kernel warps(5) {

@@ -1,0 +1,74 @@
+// AsyncAsync kernel with an AsyncThread producer: y = x * x + 1.
+//
+// Like async_load.mlir, but the two producer warps copy each tile with plain
+// loads from global memory and stores to shared memory, then every producer
+// thread arrives on the stage's full barrier (`mbarrier.arrive`, release
+// semantics, producer_group = 64 arrivals) instead of a cp.async arrive.
+//
+// Launch: block 128 threads, grid G, dynamic shared memory = smem_bytes.
+gpu.module @async_thread [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @async_thread(%x: !llvm.ptr<1>, %y: !llvm.ptr<1>,
+                       %tiles_per_cta: i64) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %c1024 = arith.constant 1024 : index
+    %one = arith.constant dense<1.0> : vector<4xf32>
+    %ntiles = arith.index_cast %tiles_per_cta : i64 to index
+    %bid = gpu.block_id x
+    %first_tile = arith.muli %bid, %ntiles : index
+    %tid = gpu.thread_id x
+    tspipe.kernel warps(4) {
+      tspipe.pipeline @tiles config(<async_async, num_stages = 4,
+          producer_group = <thread, 64>, consumer_group = <thread, 64>>)
+          smem_bytes(16384)
+
+      tspipe.task @load warps(0, 2) produces [@tiles] {
+        tspipe.domain_loop %i = %c0 to %ntiles step %c1 {
+          %s = tspipe.producer_acquire @tiles
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          %tile = arith.addi %first_tile, %i : index
+          %first = arith.muli %tile, %c1024 : index
+          // 256 chunks of 16 bytes per tile; thread t copies t, t+64, ...
+          scf.for %chunk = %tid to %c256 step %c64 {
+            %e = arith.muli %chunk, %c4 : index
+            %e64 = arith.index_cast %e : index to i64
+            %dst = llvm.getelementptr %buf[%e64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+            %g = arith.addi %first, %e : index
+            %g64 = arith.index_cast %g : index to i64
+            %src = llvm.getelementptr %x[%g64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            %v = llvm.load %src {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+            llvm.store %v, %dst {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+          }
+          tspipe.producer_commit @tiles
+        }
+      }
+
+      tspipe.task @compute warps(2, 2) consumes [@tiles] {
+        %t = arith.subi %tid, %c64 : index
+        tspipe.domain_loop %i = %c0 to %ntiles step %c1 {
+          %s = tspipe.consumer_wait @tiles
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          %tile = arith.addi %first_tile, %i : index
+          %first = arith.muli %tile, %c1024 : index
+          scf.for %chunk = %t to %c256 step %c64 {
+            %e = arith.muli %chunk, %c4 : index
+            %e64 = arith.index_cast %e : index to i64
+            %sp = llvm.getelementptr %buf[%e64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+            %xv = llvm.load %sp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+            %sq = arith.mulf %xv, %xv : vector<4xf32>
+            %yv = arith.addf %sq, %one : vector<4xf32>
+            %g = arith.addi %first, %e : index
+            %g64 = arith.index_cast %g : index to i64
+            %gp = llvm.getelementptr %y[%g64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %yv, %gp {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+          }
+          tspipe.consumer_release @tiles
+        }
+      }
+    }
+    gpu.return
+  }
+}
