@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::tspipe {
@@ -331,10 +332,13 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// Returns (creating it once) the dynamic shared memory global of `module`.
-LLVM::GlobalOp getOrCreateDynamicSmem(gpu::GPUModuleOp module) {
+LLVM::GlobalOp getOrCreateDynamicSmem(RewriterBase &rewriter,
+                                      gpu::GPUModuleOp module) {
   if (auto g = module.lookupSymbol<LLVM::GlobalOp>(kDynSmemName))
     return g;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(module.getBody());
+  RewriterBase &b = rewriter;
   auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   auto global = LLVM::GlobalOp::create(
       b, module.getLoc(), arrayTy, /*isConstant=*/false,
@@ -352,9 +356,10 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   if (!kernel.getSmemBytes())
     return kernel.emitOpError(
         "has no shared memory layout; run tspipe-allocate-smem first");
-  LLVM::GlobalOp smem = getOrCreateDynamicSmem(module);
-
-  OpBuilder b(kernel);
+  // Every mutation goes through one rewriter (listeners see all of them).
+  IRRewriter b(kernel.getContext());
+  LLVM::GlobalOp smem = getOrCreateDynamicSmem(b, module);
+  b.setInsertionPoint(kernel);
   KernelLowering k(kernel, hangTimeout);
   if (failed(k.prepare(b, smem)))
     return failure();
@@ -376,15 +381,17 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   }
 
   // Launch parameters for drivers: threads per CTA, dynamic smem bytes.
-  func->setAttr("tspipe.block_threads",
-                b.getI64IntegerAttr(32 * kernel.getNumWarps()));
-  func->setAttr("tspipe.smem_bytes", kernel.getSmemBytesAttr());
-  if (kernel.getNumCtasInCluster() > 1)
-    func->setAttr("tspipe.cluster_shape",
-                  b.getDenseI64ArrayAttr(kernel.getClusterExtents()));
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
-  kernel.erase();
+  b.modifyOpInPlace(func, [&] {
+    func->setAttr("tspipe.block_threads",
+                  b.getI64IntegerAttr(32 * kernel.getNumWarps()));
+    func->setAttr("tspipe.smem_bytes", kernel.getSmemBytesAttr());
+    if (kernel.getNumCtasInCluster() > 1)
+      func->setAttr("tspipe.cluster_shape",
+                    b.getDenseI64ArrayAttr(kernel.getClusterExtents()));
+    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
+  });
+  b.eraseOp(kernel);
   return success();
 }
 
