@@ -5,11 +5,14 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm", "gpu::GPUModuleOp"> {
+def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm"> {
   let summary = "lower tspipe kernels to NVVM mbarrier, TMA and cp.async ops";
   let description = [{
-    Rewrites every `tspipe.kernel` (after `tspipe-allocate-smem`) into plain
-    SCF, arith, LLVM and NVVM operations, one pipeline protocol at a time:
+    Rewrites every `tspipe.kernel` under the anchor op (after
+    `tspipe-allocate-smem`) into plain SCF, arith, LLVM and NVVM operations,
+    one pipeline protocol at a time. A kernel must sit in a `gpu.func` of a
+    `gpu.module` whose NVVM targets are sm_90 or newer (rule X7: mbarrier
+    transaction counts, `elect.sync` and TMA need Hopper):
 
     * barrier storage: the kernel's dynamic shared memory (an
       `llvm.mlir.global` in address space 3); each pipeline's full barriers
@@ -20,7 +23,7 @@ def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm", "gpu::GPUModuleOp"> {
     * tasks: `scf.if` on the warp range (and CTA rank), cursors (stage index,
       phase bit) as loop-carried values of the domain loop, producer cursors
       starting at phase 1 and consumer cursors at phase 0;
-    * brackets: the per-type sequences of ts-semantics §2 (e.g. TmaAsync
+    * brackets: the per-type sequences of docs/Protocols.md (e.g. TmaAsync
       acquire = parity wait on the empty barrier, then one elected thread per
       producer warp does `mbarrier.arrive.expect_tx num_bytes`);
     * the producer drain after each producing task.

@@ -30,11 +30,13 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
       "Lower tspipe kernels in gpu.modules to LLVM + NVVM, ready for "
       "gpu-module-to-binary",
       [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
-        OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
-        gpuPm.addPass(tspipe::createTSPipeAllocateSmem());
+        // tspipe passes run on the whole module, so that a kernel outside a
+        // gpu.module is reported rather than left behind.
+        pm.addPass(tspipe::createTSPipeAllocateSmem());
         tspipe::ConvertTSPipeToNVVMOptions convOpts;
         convOpts.debugHangTimeout = options.debugHangTimeout;
-        gpuPm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
+        pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
+        OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
         gpuPm.addPass(createCanonicalizerPass());
         gpuPm.addPass(createCSEPass());
         gpuPm.addPass(createSCFToControlFlowPass());

@@ -22,6 +22,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tspipe {
 #define GEN_PASS_DEF_CONVERTTSPIPETONVVM
@@ -347,12 +348,39 @@ LLVM::GlobalOp getOrCreateDynamicSmem(RewriterBase &rewriter,
   return global;
 }
 
+/// Rule X7: the lowered protocol uses mbarrier transaction counts,
+/// `elect.sync` and TMA (PTX ISA: sm_90 and newer). Every NVVM target of the
+/// enclosing gpu.module must be at least sm_90.
+LogicalResult verifyTargets(KernelOp kernel, gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  if (!targets)
+    return success(); // the chip is chosen later; gpu-module-to-binary checks
+  for (Attribute t : targets) {
+    auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
+    if (!nvvm)
+      continue;
+    StringRef chip = nvvm.getChip();
+    unsigned sm = 0;
+    StringRef digits = chip;
+    if (!digits.consume_front("sm_") ||
+        digits.take_while(llvm::isDigit).getAsInteger(10, sm) || sm < 90)
+      return kernel.emitOpError()
+             << "[X7] tspipe kernels need an sm_90 or newer target "
+                "(mbarrier transaction counts, elect.sync, TMA), but the "
+                "gpu.module targets chip = \""
+             << chip << "\"; use sm_90a or sm_100a";
+  }
+  return success();
+}
+
 LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   auto func = kernel->getParentOfType<gpu::GPUFuncOp>();
   if (!module || !func)
     return kernel.emitOpError(
         "must be nested in a gpu.func of a gpu.module to be lowered");
+  if (failed(verifyTargets(kernel, module)))
+    return failure();
   if (!kernel.getSmemBytes())
     return kernel.emitOpError(
         "has no shared memory layout; run tspipe-allocate-smem first");

@@ -84,3 +84,29 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m [#nvvm.target<chip = "sm_80">] {
+  gpu.func @X7_pre_hopper_target(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{[X7] tspipe kernels need an sm_90 or newer target (mbarrier transaction counts, elect.sync, TMA), but the gpu.module targets chip = "sm_80"; use sm_90a or sm_100a}}
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @kernel_outside_gpu_module(%n: index) {
+  // expected-error @below {{must be nested in a gpu.func of a gpu.module to be lowered}}
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+  }
+  return
+}

@@ -1832,3 +1832,107 @@ gpu.module @two_kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A probe made in the task head cannot license waits in the loop: each
+// iteration waits on another stage.
+gpu.module @stale_token_head {
+  gpu.func @stale_token_head(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        %r = tspipe.producer_try_acquire @ring
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          // expected-error @+1 {{ready operand comes from a probe in another block (an earlier iteration, the task head or another guard) and is stale here; call tspipe.producer_try_acquire @ring right before this op}}
+          %s = tspipe.producer_acquire @ring ready(%r)
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @token_used_twice {
+  gpu.func @token_used_twice(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %r = tspipe.producer_try_acquire @ring
+          // expected-error @+1 {{ready operand is used by more than one op; each blocking op needs its own probe of @ring}}
+          %s = tspipe.producer_acquire @ring ready(%r)
+          tspipe.producer_commit @ring
+          %t = tspipe.producer_acquire @ring ready(%r)
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @token_stale_after_release {
+  gpu.func @token_stale_after_release(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @consumer warps(0, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %r = tspipe.consumer_try_wait @ring
+          tspipe.first_iter {
+            tspipe.consumer_release @ring
+          }
+          // expected-error @+1 {{ready operand is stale: 'tspipe.consumer_release @ring' between the probe and this op moves the pipeline cursor; probe again after it}}
+          %s = tspipe.consumer_wait @ring ready(%r)
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @overlapping_tasks {
+  gpu.func @overlapping_tasks(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 128>>)
+      tspipe.task @load warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+      // expected-error @+1 {{warps [0, 4) overlap the warps [0, 1) of task '@load'; give each task its own warp range (or run them on different CTAs with cta(...))}}
+      tspipe.task @compute warps(0, 4) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @R9_tx_count_limit {
+  gpu.func @R9_tx_count_limit() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{[R9] num_bytes = 1048576 exceeds the mbarrier transaction count limit of 1048575 bytes per phase; split the stage into smaller ones}}
+      tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048576, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    }
+    gpu.return
+  }
+}

@@ -245,6 +245,41 @@ gpu.func @R9_negative_num_bytes() kernel {
   gpu.return
 }
 
+// Valid: the largest transaction count an mbarrier phase holds.
+// CHECK-LABEL: gpu.func @R9_tx_count_limit
+// CHECK:         tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048575,
+gpu.func @R9_tx_count_limit() kernel {
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048575, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+  }
+  gpu.return
+}
+
+// Valid: tasks on disjoint warp ranges, and tasks sharing warps on
+// different CTAs.
+// CHECK-LABEL: gpu.func @overlapping_tasks
+// CHECK:         tspipe.task @compute warps(1, 3)
+// CHECK:         tspipe.task @on_cta1 warps(0, 1) cta(1)
+gpu.func @overlapping_tasks(%n: index) kernel {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(4) cluster([2, 1, 1]) {
+    tspipe.task @load warps(0, 1) cta(0) {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+      }
+    }
+    tspipe.task @compute warps(1, 3) {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+      }
+    }
+    tspipe.task @on_cta1 warps(0, 1) cta(1) {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+      }
+    }
+  }
+  gpu.return
+}
+
 // Valid: a positive byte count.
 // CHECK-LABEL: gpu.func @R9_zero_bytes_per_warp_per_cta
 // CHECK:         tspipe.pipeline @p config(<{{.*}}num_bytes_per_warp_per_cta = 256

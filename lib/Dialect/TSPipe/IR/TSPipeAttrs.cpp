@@ -1,7 +1,7 @@
 //===- TSPipeAttrs.cpp - tspipe attributes and config-time rules ----------===//
 //
 // The `#tspipe.config` attribute: its textual form and the config-time rules
-// R1-R10 and R15 of the TS validation catalogue (ts-semantics §3 A/B), plus
+// R1-R10 and R15 of the TS validation catalogue (docs/Rules.md, A and B), plus
 // X1 (cta_layout_vmnk is always 4 static extents).
 //
 //===----------------------------------------------------------------------===//
@@ -51,7 +51,8 @@ static int64_t scaleByAgent(CooperativeGroupAttr group) {
   case Agent::ThreadBlock:
   case Agent::ThreadBlockCluster:
     // Arrive counts of block-wide agents depend on the launch shape; TS only
-    // supports thread groups consistently (ts-semantics §1.5). Count the raw
+    // supports thread groups consistently (docs/Protocols.md, Cooperative
+    // groups and arrive counts). Count the raw
     // size, as TS's validators do.
     return group.getSize();
   }
@@ -188,6 +189,14 @@ LogicalResult PipelineConfigAttr::verify(
   if (numBytes < 0)
     return emitError() << "[R9] num_bytes must be >= 0, got " << numBytes
                        << " (transaction bytes one stage expects)";
+  // An mbarrier's tx-count holds at most 2^20 - 1 (PTX ISA, mbarrier
+  // tx-count range).
+  constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
+  if (numBytes > kMaxTxCount)
+    return emitError() << "[R9] num_bytes = " << numBytes
+                       << " exceeds the mbarrier transaction count limit of "
+                       << kMaxTxCount
+                       << " bytes per phase; split the stage into smaller ones";
   if (numBytesPerWarpPerCta && *numBytesPerWarpPerCta <= 0)
     return emitError() << "[R9] num_bytes_per_warp_per_cta must be greater "
                           "than 0, got "

@@ -107,6 +107,7 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult KernelOp::verifyRegions() {
   int64_t numCtas = getNumCtasInCluster();
+  SmallVector<TaskOp> tasks;
   for (Operation &op : getBody().front()) {
     if (auto pipe = dyn_cast<PipelineOp>(op)) {
       PipelineConfigAttr cfg = pipe.getConfig();
@@ -132,6 +133,23 @@ LogicalResult KernelOp::verifyRegions() {
                << "[R18] run_only_on_cta_id = " << cta.getInt()
                << " is not a CTA rank of the " << numCtas
                << "-CTA cluster; use a rank in [0, " << numCtas << ")";
+      // Every warp runs at most one task on a given CTA: a warp in two
+      // tasks would run both schedules one after the other, and a producer
+      // drain waiting on its own later consumer work never returns.
+      for (TaskOp other : tasks) {
+        uint64_t oFirst = other.getWarpIdx(), oCount = other.getNumWarps();
+        bool overlap = first < oFirst + oCount && oFirst < first + count;
+        IntegerAttr oCta = other.getRunOnlyOnCtaIdAttr();
+        bool disjointCtas = cta && oCta && cta.getInt() != oCta.getInt();
+        if (overlap && !disjointCtas)
+          return task.emitOpError()
+                 << "warps [" << first << ", " << first + count
+                 << ") overlap the warps [" << oFirst << ", "
+                 << oFirst + oCount << ") of task '@" << other.getSymName()
+                 << "'; give each task its own warp range (or run them on "
+                    "different CTAs with cta(...))";
+      }
+      tasks.push_back(task);
       continue;
     }
     return op.emitOpError()
@@ -366,6 +384,47 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
            << "ready operand probes pipeline " << tryOp.getPipelineAttr()
            << " but this op waits on " << pipeline << "; probe " << pipeline
            << " with " << TryOpT::getOperationName();
+
+  // The probe must be fresh: made in the same block (the same iteration and
+  // guard), used by this one blocking op, with no bracket that moves the
+  // cursor in between. A reused or earlier probe would let the wait be
+  // skipped for a stage that was never probed (TS's sticky try register).
+  if (tryOp->getBlock() != op->getBlock())
+    return op->emitOpError()
+           << "ready operand comes from a probe in another block (an earlier "
+              "iteration, the task head or another guard) and is stale here; "
+              "call "
+           << TryOpT::getOperationName() << " " << pipeline
+           << " right before this op";
+  if (!ready.hasOneUse())
+    return op->emitOpError()
+           << "ready operand is used by more than one op; each blocking op "
+              "needs its own probe of "
+           << pipeline;
+  for (Operation *between = tryOp->getNextNode(); between && between != op;
+       between = between->getNextNode()) {
+    Operation *moved = nullptr;
+    between->walk([&](Operation *inner) {
+      auto ref = inner->getAttrOfType<FlatSymbolRefAttr>("pipeline");
+      if (!ref || ref != pipeline || isa<TryOpT>(inner) ||
+          isa<CurrentStageOp>(inner))
+        return WalkResult::advance();
+      bool sameSide = isa<ProducerTryAcquireOp>(tryOp.getOperation())
+                          ? isa<ProducerAcquireOp, ProducerCommitOp,
+                                ProducerTailOp>(inner)
+                          : isa<ConsumerWaitOp, ConsumerReleaseOp>(inner);
+      if (!sameSide)
+        return WalkResult::advance();
+      moved = inner;
+      return WalkResult::interrupt();
+    });
+    if (moved)
+      return op->emitOpError()
+             << "ready operand is stale: '" << moved->getName() << " "
+             << pipeline
+             << "' between the probe and this op moves the pipeline cursor; "
+                "probe again after it";
+  }
   return success();
 }
 
