@@ -4,7 +4,8 @@
 // The same kernel as tma_stream.mlir, but consumer_group = 128 threads (32 x
 // the four consumer warps) selects TS's all-thread release form: every
 // consumer thread arrives on the stage's empty barrier after reading it,
-// instead of lane 0 of each warp after a warp sync (ts-semantics §2.2).
+// instead of lane 0 of each warp after a warp sync (docs/Protocols.md,
+// TmaAsync).
 // Each reading thread then orders its own reads before the producer's next
 // bulk copy into the stage.
 //

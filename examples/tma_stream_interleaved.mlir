@@ -1,11 +1,12 @@
 // Interleaved TmaAsync streaming kernel: y = a * x + b.
 //
 // Like tma_stream.mlir, but two producer warps share the 4-stage ring through
-// interleave_stride = [2, 2, 1, 1] (warp lanes, ts-semantics §4.3): producer
-// warp l acquires and fills stages l, l + 2, l + 4, ... (its cursor starts at
-// stage l and advances by 2), so each stage is armed by exactly one warp
-// (producer_group = 1). Warp l loads tiles 2*i + l of the CTA's range. The
-// four consumer warps wait and release every stage in order (stride 1).
+// interleave_stride = [2, 2, 1, 1] (warp lanes, docs/Protocols.md,
+// Interleaved lanes): producer warp l acquires and fills stages l, l + 2,
+// l + 4, ... (its cursor starts at stage l and advances by 2), so each stage
+// is armed by exactly one warp (producer_group = 1). Warp l loads tiles
+// 2*i + l of the CTA's range. The four consumer warps wait and release every
+// stage in order (stride 1).
 // tiles_per_cta must be even.
 //
 // Launch: block 192 threads, grid G, dynamic shared memory = smem_bytes.

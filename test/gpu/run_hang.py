@@ -1,10 +1,10 @@
 """GPU check of the debug hang timeout (run on a GPU machine).
 
-    PYTHONPATH=python python3 test/gpu/run_hang.py out/hang_arrive_count.sm_90a.ptx
+    PYTHONPATH=python python3 test/gpu/run_hang.py out/hang_domain_mismatch.sm_90a.ptx
 
-The PTX comes from test/gpu/hang_arrive_count.mlir lowered with
-`--tspipe-to-nvvm=debug-hang-timeout=N`: its arrive counts cannot be met, so
-a blocking wait gives up. The expected outcome is a launch that fails with a
+The PTX comes from test/gpu/hang_domain_mismatch.mlir lowered with
+`--tspipe-to-nvvm=debug-hang-timeout=N`: its consumer waits for one stage more
+than its producer fills, so that blocking wait gives up. The expected outcome is a launch that fails with a
 trap (CUDA_ERROR_LAUNCH_FAILED or CUDA_ERROR_ILLEGAL_INSTRUCTION) well
 within the watchdog, after the kernel printed which task, pipeline, barrier,
 stage and phase it hung on. A silent hang (KernelTimeout) or a normal
@@ -25,7 +25,7 @@ SMEM_BYTES = 32
 
 def main(path):
     kernel = rt.Module.from_ptx(open(path).read(), origin=path).kernel(
-        "hang_arrive_count")
+        "hang_domain_mismatch")
     y = rt.DeviceArray.empty(1, np.float32)
     try:
         rt.launch(kernel, grid=(1, 1, 1), block=(64, 1, 1),
@@ -36,7 +36,7 @@ def main(path):
     except rt.CudaError as e:
         print(f"PASS: the kernel trapped instead of hanging: {e}")
         return 0
-    print("FAIL: the kernel completed although its arrive counts are wrong")
+    print("FAIL: the kernel completed although its consumer waits for a stage nobody fills")
     return 1
 
 

@@ -5,10 +5,37 @@ target and the PTX extraction regardless of the state of the tspipe lowering;
 the kernel test needs the tspipe-to-nvvm lowering.
 """
 
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
 import pytest
 
-from tspipe.compile import CompileError, lower_to_ptx, lower_to_ptx_all, nvvm_target
-from tspipe.ts import Agent, CooperativeGroup, Kernel, PipelineConfig, ScheduleError
+from tspipe.compile import (
+    SUPPORTED_ARCHS,
+    ArchError,
+    CompileError,
+    lower_to_ptx,
+    lower_to_ptx_all,
+    nvvm_target,
+)
+from tspipe.runtime.meta import extract_gpu_objects
+from tspipe.ts import (
+    Agent,
+    CooperativeGroup,
+    Kernel,
+    PipelineConfig,
+    PipelineConfigError,
+    ScheduleError,
+    TSPipeError,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
 PLAIN = """\
 gpu.module @plain {
@@ -39,17 +66,35 @@ def test_two_gpu_modules():
     all_ptx = lower_to_ptx_all(text)
     assert sorted(all_ptx) == ["other", "plain"]
     assert ".entry store42" in lower_to_ptx(text, gpu_module="other")
-    with pytest.raises(CompileError):
+    with pytest.raises(TSPipeError) as info:      # a ValueError: pass gpu_module=
         lower_to_ptx(text)
+    assert "gpu_module=" in info.value.message
     with pytest.raises(KeyError):
         lower_to_ptx(text, gpu_module="missing")
 
 
-def test_compile_errors():
-    with pytest.raises(CompileError):
+def test_input_errors_are_value_errors():
+    # Mistakes in the input are ValueErrors, not CompileError (RuntimeError).
+    with pytest.raises(TSPipeError) as info:
         lower_to_ptx("func.func @f() { return }")      # no gpu.module
-    with pytest.raises(CompileError):
+    assert "no gpu.module" in info.value.message
+    with pytest.raises(ScheduleError):                  # as Kernel.build
         lower_to_ptx("gpu.module @m { this is not IR }")
+    with pytest.raises(TypeError):
+        lower_to_ptx(42)
+    assert issubclass(CompileError, RuntimeError)
+    assert not issubclass(CompileError, ValueError)
+
+
+def test_option_checks():
+    assert ".target sm_90a" in lower_to_ptx(PLAIN, opt_level=np.int64(0),
+                                            debug_hang_timeout=np.int32(0))
+    with pytest.raises(ValueError):
+        lower_to_ptx(PLAIN, opt_level=7)
+    with pytest.raises(ValueError):
+        lower_to_ptx(PLAIN, debug_hang_timeout=-1)
+    with pytest.raises(TypeError):
+        lower_to_ptx(PLAIN, debug_hang_timeout=True)
 
 
 def test_nvvm_target_text():
@@ -94,3 +139,207 @@ def test_rule_errors_surface_before_lowering():
     with pytest.raises(ScheduleError) as info:
         lower_to_ptx(k.to_mlir())
     assert info.value.rule == "R17"
+
+
+# --------------------------------------------------------------------------
+# Every example lowers from Python exactly as tspipe-opt lowers it.
+# --------------------------------------------------------------------------
+
+def _installed_tspipe_opt():
+    """The tspipe-opt installed with this package (same C++ build), or None."""
+    path = Path(sys.executable).parent / "tspipe-opt"
+    return str(path) if path.is_file() and os.access(path, os.X_OK) else None
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_lowers_like_tspipe_opt(path):
+    text = path.read_text()
+    # The examples' own target is #nvvm.target<chip = "sm_90a",
+    # features = "+ptx80"> at the default O = 2.
+    assert 'chip = "sm_90a", features = "+ptx80"' in text
+    ptx = lower_to_ptx(text, arch="sm_90a", opt_level=2)
+    assert ".target sm_90a" in ptx and ".visible .entry" in ptx
+    opt = _installed_tspipe_opt()
+    if opt is None:
+        pytest.skip("tspipe-opt is not installed next to this Python")
+    out = subprocess.run(
+        [opt, "--tspipe-to-nvvm", "--gpu-module-to-binary=format=isa", str(path)],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    (obj,) = extract_gpu_objects(out.stdout)
+    assert obj["format"] == "assembly"
+    assert ptx == obj["payload"].decode()
+
+
+def test_examples_were_found():
+    assert len(EXAMPLES) >= 5
+    assert any(p.name == "tma_stream.mlir" for p in EXAMPLES)
+
+
+def _run_isolated(code):
+    """Runs ``code`` in a fresh interpreter: an LLVM fatal error ends that
+    process, not the test session."""
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                         capture_output=True, text=True, timeout=600,
+                         cwd=str(ROOT))
+    assert "LLVM ERROR" not in out.stderr, out.stderr[-3000:]
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def test_every_supported_arch_lowers_examples_and_kernels():
+    stdout = _run_isolated("""
+        import glob, json
+        from tspipe.compile import SUPPORTED_ARCHS, lower_to_ptx
+        from tspipe.ts import Agent, CooperativeGroup as G, Kernel, PipelineConfig
+        T = Agent.Thread
+        cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
+        k = Kernel(num_warps=5, name="regs", args=["out"])
+        ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
+        load = k.task("load", 0, 1, produces=[ring], num_registers=40)
+        with load.domain_loop(0, 8):
+            load.acquire(ring).buffer()
+            load.commit(ring)
+        math = k.task("math", 1, 4, consumes=[ring], num_registers=232)
+        with math.domain_loop(0, 8):
+            math.wait(ring)
+            math.release(ring)
+        done = {}
+        for arch in SUPPORTED_ARCHS:
+            n = 0
+            for path in sorted(glob.glob("examples/*.mlir")):
+                assert ".entry" in lower_to_ptx(open(path).read(), arch=arch)
+                n += 1
+            ptx = k.to_ptx(arch)
+            assert f".target {arch}" in ptx and "setmaxnreg" in ptx
+            done[arch] = n
+        print(json.dumps(done))
+    """)
+    done = json.loads(stdout)
+    assert sorted(done) == sorted(SUPPORTED_ARCHS)
+    assert all(n == len(EXAMPLES) for n in done.values())
+
+
+# --------------------------------------------------------------------------
+# Architectures: checked before anything reaches LLVM.
+# --------------------------------------------------------------------------
+
+def test_unsupported_arch_raises_before_lowering():
+    _run_isolated("""
+        from tspipe.compile import SUPPORTED_ARCHS, ArchError, lower_to_ptx
+        from tspipe.ts import Agent, CooperativeGroup as G, Kernel, PipelineConfig
+        T = Agent.Thread
+        cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
+        k = Kernel(num_warps=5)
+        ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
+        load = k.task("load", 0, 1, produces=[ring])
+        with load.domain_loop(0, 8):
+            load.acquire(ring)
+            load.commit(ring)
+        text = open("examples/tma_stream.mlir").read()
+        calls = [lambda: k.to_ptx("sm_80"),
+                 lambda: lower_to_ptx(k, arch="sm_89"),
+                 lambda: lower_to_ptx(text, arch="sm_89"),
+                 lambda: lower_to_ptx(text, arch="banana"),
+                 lambda: lower_to_ptx(text, arch="sm_90"),
+                 lambda: lower_to_ptx(text, arch="sm_100"),
+                 lambda: lower_to_ptx(text, arch="SM_90A"),
+                 lambda: lower_to_ptx(text, arch=None),
+                 lambda: k.to_mlir("sm_75"),
+                 lambda: k.build(arch="sm_80"),
+                 lambda: Kernel(num_warps=1, arch="sm_86")]
+        for call in calls:
+            try:
+                call()
+            except ArchError as err:
+                assert isinstance(err, ValueError)
+                assert err.rule == "X7", err.rule
+                for arch in SUPPORTED_ARCHS:
+                    assert arch in err.message, err.message
+            else:
+                raise AssertionError("no ArchError")
+    """)
+
+
+def test_arch_error_messages():
+    with pytest.raises(ArchError) as info:
+        lower_to_ptx(PLAIN, arch="sm_80")
+    assert "sm_90 or newer" in info.value.message
+    with pytest.raises(ArchError) as info:
+        lower_to_ptx(PLAIN, arch="sm_90")
+    assert "sm_90a" in info.value.message and "setmaxnreg" in info.value.message
+    assert ArchError.__mro__[1:3] == (TSPipeError, ValueError)
+
+
+# --------------------------------------------------------------------------
+# Verification failures: the same exceptions through to_ptx as through build.
+# --------------------------------------------------------------------------
+
+def _uneven_smem_kernel():
+    G, T = CooperativeGroup, Agent.Thread
+    cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
+    k = Kernel(num_warps=5)
+    k.pipeline("ring", cfg, smem_bytes=1001)
+    return k
+
+
+def test_verifier_errors_match_build():
+    k = _uneven_smem_kernel()
+    with pytest.raises(ScheduleError) as built:
+        k.build()
+    assert "does not split evenly" in built.value.message
+    for call in (k.to_ptx, lambda: lower_to_ptx(k),
+                 lambda: lower_to_ptx(k.to_mlir()),
+                 lambda: lower_to_ptx_all(k.to_mlir(), "sm_100a")):
+        with pytest.raises(ScheduleError) as lowered:
+            call()
+        assert type(lowered.value) is type(built.value)
+        assert lowered.value.message == built.value.message
+        assert lowered.value.rule == built.value.rule
+        assert lowered.value.location == built.value.location
+
+
+def test_config_rule_errors_match_build():
+    k = Kernel(num_warps=1)
+    k.pipeline("ring", PipelineConfig.create_async_async_pipeline_cfg(
+        2, CooperativeGroup(Agent.Thread, 32), CooperativeGroup(Agent.Thread, 32),
+        None))
+    text = k.to_mlir().replace("num_stages = 2", "num_stages = 0")
+    with pytest.raises(PipelineConfigError) as info:
+        lower_to_ptx(text)
+    assert info.value.rule == "R9"
+
+
+def test_pass_rule_errors_are_value_errors():
+    G, T = CooperativeGroup, Agent.Thread
+    cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
+    k = Kernel(num_warps=5)
+    k.pipeline("ring", cfg, smem_bytes=4 * 2 ** 20)
+    k.build()                                   # verifies; R43 is checked
+    with pytest.raises(ScheduleError) as info:  # when smem is allocated
+        k.to_ptx()
+    assert info.value.rule == "R43"
+
+
+def test_unimplemented_lowering_is_compile_error():
+    G, T = CooperativeGroup, Agent.Thread
+    cfg = PipelineConfig.create_umma_umma_pipeline_cfg(2, G(T, 1), G(T, 1),
+                                                       (1, 1, 1, 1))
+    k = Kernel(num_warps=2)
+    acc = k.pipeline("acc", cfg)
+    p = k.task("p", 0, 1, produces=[acc])
+    with p.domain_loop(0, 4):
+        p.acquire(acc)
+        p.commit(acc)
+    c = k.task("c", 1, 1, consumes=[acc])
+    with c.domain_loop(0, 4):
+        c.wait(acc)
+        c.release(acc)
+    k.build()
+    try:
+        k.to_ptx()
+    except CompileError as err:
+        assert not isinstance(err, ValueError)
+        assert "not implemented" in err.message
+    else:
+        pytest.skip("tspipe-to-nvvm lowers umma_umma pipelines now")

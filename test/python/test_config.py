@@ -1,16 +1,17 @@
 """PipelineConfig: the seven TS factories and the config-time rules.
 
-Each factory must have TS's keyword names and defaults (ts-semantics §2.1-2.7)
-and render the right ``#tspipe.config``. Each config rule R1-R10 and R15 has a
-passing and a failing call; failures are reported by the C++ verifier and
-arrive as PipelineConfigError (ValueError) or, where TS raises TypeError
-(R1 non-SignalingThreads value, R4 non-int stride), as a TypeError. Both
-carry the rule id.
+Each factory must have TS's keyword names and defaults (docs/Protocols.md,
+Per-type protocols) and render the right ``#tspipe.config``. Each config rule
+R1-R10 and R15 has a passing and a failing call; failures are reported by the
+C++ verifier and arrive as PipelineConfigError (ValueError) or, where TS
+raises TypeError (R1 non-SignalingThreads value, R4 non-int stride), as a
+TypeError. Both carry the rule id.
 """
 
 import dataclasses
 import inspect
 
+import numpy as np
 import pytest
 
 from tspipe.ts import (
@@ -341,8 +342,14 @@ def test_r7_asymmetric_consumer_strides():
 
 def test_r8_cooperative_group_size():
     assert tma_async(consumer_group=G(T, 128)).consumer_group.size == 128
-    expect_config_error("R8", tma_async, consumer_group=G(T, 0))
-    expect_config_error("R8", async_async, producer_group=G(Agent.Warp, -1))
+    # R8 is checked when the group is made, with the C++ verifier's text.
+    err = expect_config_error("R8", G, T, 0)
+    assert "must be greater than 0, got 0" in err.message
+    assert __file__.rsplit("/", 1)[-1] in err.location
+    expect_config_error("R8", G, Agent.Warp, -1)
+    # A config cannot be given a bad group: the group never exists.
+    with pytest.raises(PipelineConfigError):
+        tma_async(consumer_group=G(T, 0))
 
 
 def test_r9_stages_and_bytes():
@@ -366,3 +373,72 @@ def test_r15_mcast_mode():
     assert tma_umma(mcast_mode_mn=(0, 1))
     expect_config_error("R15", tma_umma, mcast_mode_mn=(0, 0))
     expect_config_error("R15", tma_umma, mcast_mode_mn=(2, 1))
+
+
+# --------------------------------------------------------------------------
+# Integers: the IR's 64-bit fields, numpy integers, bool.
+# --------------------------------------------------------------------------
+
+BIG = 2 ** 70
+
+
+@pytest.mark.parametrize("rule,field,call,kwargs", [
+    ("R9", "num_stages", tma_async, dict(num_stages=BIG)),
+    ("R9", "num_stages", tma_async, dict(num_stages=-BIG)),
+    ("R9", "num_bytes", tma_async, dict(num_bytes=BIG)),
+    ("R9", "num_bytes_per_warp_per_cta", tma_async,
+     dict(num_bytes_per_warp_per_cta=BIG)),
+    ("R4", "interleave_stride", tma_async, dict(interleave_stride=BIG)),
+    ("R4", "interleave_stride", tma_umma, dict(interleave_stride=(1, 1, BIG, 1))),
+    ("R10", "cta_layout_vmnk", tma_umma, dict(cta_layout_vmnk=(1, BIG, 1, 1))),
+    ("R15", "mcast_mode_mn", tma_umma, dict(mcast_mode_mn=(BIG, 1))),
+])
+def test_int_fields_out_of_int64_range_name_the_field(rule, field, call, kwargs):
+    err = expect_config_error(rule, call, **kwargs)
+    assert field in err.message
+    assert "64-bit" in err.message
+    assert "integer value too large" not in err.message
+
+
+def test_group_size_out_of_int64_range():
+    err = expect_config_error("R8", G, T, 2 ** 63)
+    assert "CooperativeGroup size" in err.message
+    assert G(T, 2 ** 63 - 1).size == 2 ** 63 - 1
+
+
+def test_numpy_integers_are_ints():
+    i = np.int64
+    group = G(T, np.int32(4))
+    assert group == G(T, 4) and type(group.size) is int
+    cfg = P.create_tma_async_pipeline_cfg(
+        i(4), np.uint32(16384), G(T, i(1)), group, cta_layout_vmnk=None,
+        interleave_stride=i(2), num_bytes_per_warp_per_cta=i(4096))
+    assert cfg == tma_async(interleave_stride=2, num_bytes_per_warp_per_cta=4096)
+    assert str(cfg) == str(tma_async(interleave_stride=2,
+                                     num_bytes_per_warp_per_cta=4096))
+    for value in (cfg.num_stages, cfg.num_bytes, cfg.interleave_stride,
+                  cfg.num_bytes_per_warp_per_cta):
+        assert type(value) is int
+    umma = tma_umma(num_stages=i(8), cta_layout_vmnk=(i(2), i(1), i(1), i(1)),
+                    interleave_stride=(i(1), i(1), i(4), i(1)),
+                    advance_on_wait=True, mcast_mode_mn=[i(1), i(0)])
+    assert umma.cta_layout_vmnk == (2, 1, 1, 1)
+    assert umma.mcast_mode_mn == (1, 0)
+    assert all(type(v) is int for v in umma.cta_layout_vmnk + umma.strides)
+    assert P.create_async_async_pipeline_cfg(
+        np.int16(2), G(T, 32), G(T, 32), np.array([1, 1, 1, 1]).tolist())
+    # Rules still apply to numpy values.
+    expect_config_error("R9", tma_async, num_stages=np.int64(0))
+    expect_config_error("R5", tma_async, num_stages=i(6), interleave_stride=i(4))
+
+
+def test_bool_is_not_an_int():
+    expect_type_error("R8", G, T, True)
+    expect_type_error("R8", G, T, np.bool_(True))
+    expect_type_error("R4", tma_async, interleave_stride=np.bool_(True))
+    with pytest.raises(ConfigTypeError):
+        tma_async(num_stages=True)
+    with pytest.raises(ConfigTypeError):
+        tma_async(num_stages=np.bool_(True))
+    with pytest.raises(ConfigTypeError):
+        tma_async(num_bytes=4096.0)

@@ -7,6 +7,7 @@ rule id and the Python line of the offending schedule step.
 
 import os
 
+import numpy as np
 import pytest
 
 import tspipe
@@ -172,18 +173,262 @@ def test_dynamic_bound_and_kernel_args():
         k.arg("missing")
 
 
-def test_names_needing_quotes():
+# --------------------------------------------------------------------------
+# Names: kernel, pipeline, task and argument names are C identifiers.
+# --------------------------------------------------------------------------
+
+BAD_NAMES = ["my kernel", "k-1", "", "123", "1abc", "a.b", "caf\u00e9", "a$b",
+             "x\n"]
+
+
+def expect_name_error(kind, bad, call, *args, **kwargs):
+    with pytest.raises(ScheduleError) as info:
+        call(*args, **kwargs)
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert f"{kind} name {bad!r}" in err.message
+    assert "[A-Za-z_][A-Za-z0-9_]*" in err.message
+    assert THIS_FILE in err.location
+    return err
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_bad_names_are_rejected_at_the_call(name):
+    expect_name_error("kernel", name, Kernel, num_warps=1, name=name)
+    expect_name_error("kernel argument", name, Kernel, num_warps=1,
+                      args=["ok", name])
     k = Kernel(num_warps=2)
-    ring = k.pipeline("smem ring", tma_cfg())
-    p = k.task("tma load", 0, 1, produces=[ring])
+    expect_name_error("pipeline", name, k.pipeline, name, tma_cfg())
+    expect_name_error("task", name, k.task, name, 0, 1)
+    ring = k.pipeline("ring", tma_cfg())
+    expect_name_error("pipeline", name, k.task, "t", 0, 1, produces=[name])
+    t = k.task("t", 0, 1, produces=[ring])
+    with t.domain_loop(0, 1):
+        expect_name_error("pipeline", name, t.acquire, name)
+    assert k.pipelines == [ring] and k.tasks == [t]
+
+
+def test_hyphenated_names_from_the_trial():
+    k = Kernel(num_warps=2)
+    expect_name_error("pipeline", "my-ring", k.pipeline, "my-ring", tma_cfg())
+    expect_name_error("task", "my-task", k.task, "my-task", 0, 1)
+    expect_name_error("kernel", "k-1", Kernel, num_warps=1, name="k-1")
+
+
+def test_name_types():
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1, name=None)
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1, args=[1])
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1, args="ab")       # a str is not a list of names
+    k = Kernel(num_warps=1)
+    with pytest.raises(TypeError):
+        k.task(b"t", 0, 1)
+    with pytest.raises(TypeError):
+        k.task("t", 0, 1, produces="ring")
+
+
+def test_identifier_names_build_and_lower():
+    cfg = tma_cfg()
+    k = Kernel(num_warps=2, name="_My_kernel2", args=["_out", "In1"])
+    ring = k.pipeline("_ring_0", cfg, smem_bytes=4 * 4096)
+    p = k.task("Load_1", 0, 1, produces=["_ring_0"])
     with p.domain_loop(0, 2):
-        p.acquire("smem ring")
-        p.commit(ring)
-    c = k.task("consumer", 1, 1, consumes=["smem ring"])
+        p.acquire(ring)
+        p.commit("_ring_0")
+    c = k.task("_", 1, 1, consumes=[ring])
     with c.domain_loop(0, 2):
         c.wait(ring)
         c.release(ring)
-    assert '@"smem ring"' in str(k.build())
+    text = str(k.build())
+    assert "@_ring_0" in text and "@Load_1" in text
+    assert ".visible .entry _My_kernel2(" in k.to_ptx()
+
+
+# --------------------------------------------------------------------------
+# Stages, tokens and values are used inside the scope that made them.
+# --------------------------------------------------------------------------
+
+def ring_kernel():
+    k = Kernel(num_warps=2, args=["out"])
+    ring = k.pipeline("ring", PipelineConfig.create_async_async_pipeline_cfg(
+        2, G(T, 32), G(T, 32), None), smem_bytes=2 * 256)
+    p = k.task("p", 0, 1, produces=[ring])
+    c = k.task("c", 1, 1, consumes=[ring])
+    return k, ring, p, c
+
+
+def expect_scope_error(call, *args, **kwargs):
+    with pytest.raises(ScheduleError) as info:
+        call(*args, **kwargs)
+    err = info.value
+    assert THIS_FILE in err.location, err.location
+    assert "use of undeclared SSA value" not in err.message
+    return err
+
+
+def test_stage_used_after_its_loop():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 4) as iv:
+        stage = p.acquire(ring)
+        buf = stage.buffer()
+        p.commit(ring)
+    err = expect_scope_error(stage.buffer)
+    assert "outside the bracket scope it came from" in err.message
+    assert str(stage) in err.message and "domain_loop" in err.message
+    for text in (f"nvvm.prefetch.tensormap {stage}",      # the stage itself
+                 f"llvm.store {iv}, {buf} : index, !llvm.ptr<3>"):
+        err = expect_scope_error(p.work, text)
+        assert "outside the bracket scope it came from" in err.message
+    with p.domain_loop(0, 4):
+        pass
+    with pytest.raises(ScheduleError):
+        p.domain_loop(0, iv)
+
+
+def test_stage_used_after_its_guard():
+    k, ring, p, c = ring_kernel()
+    with c.domain_loop(0, 4):
+        with c.first_iter():
+            stage = c.wait(ring)
+        err = expect_scope_error(stage.empty_barrier)
+        assert "first_iter" in err.message
+        c.release(ring)
+
+
+def test_stage_used_in_another_task():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 4):
+        stage = p.acquire(ring)
+        buf = stage.buffer()
+        with c.domain_loop(0, 4):
+            for text in (f"%x = tspipe.stage_index {stage}",
+                         f"%v = llvm.load {buf} : !llvm.ptr<3> -> i32"):
+                err = expect_scope_error(c.work, text)
+                assert "comes from task 'p'" in err.message
+                assert "task 'c'" in err.message
+            token = p.try_acquire(ring)
+            err = expect_scope_error(c.wait, ring, ready=token)
+            assert "comes from task 'p'" in err.message
+        p.acquire(ring, ready=token)
+        p.commit(ring)
+    err = expect_scope_error(k.prologue, f"%y = arith.addi {buf}, {buf} : i32")
+    assert "prologue" in err.message
+
+
+def test_values_in_scope_still_work():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 4) as iv:
+        stage = p.acquire(ring)
+        buf = stage.buffer()
+        with p.last_iter():
+            p.work(f"%i = arith.index_cast {iv} : index to i32\n"
+                   f"llvm.store %i, {buf} : i32, !llvm.ptr<3>")
+            stage.full_barrier()
+        p.commit(ring)
+    with c.domain_loop(0, 4):
+        got = c.wait(ring)
+        with c.first_iter():
+            c.work(f"%v = llvm.load {got.buffer()} : !llvm.ptr<3> -> i32\n"
+                   "%z = arith.addi %v, %v : i32")
+        c.release(ring)
+    k.build()
+
+
+def test_ready_must_be_a_token():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 4):
+        for bad in (True, 1, "%ready0", None.__class__):
+            with pytest.raises(TypeError) as info:
+                p.acquire(ring, ready=bad)
+            assert "try_acquire" in str(info.value)
+        probe = p.try_acquire(ring)
+        p.acquire(ring, ready=probe)
+        p.commit(ring)
+    with c.domain_loop(0, 4):
+        with pytest.raises(TypeError):
+            c.wait(ring, ready=False)
+        probe = c.try_wait(ring)
+        c.wait(ring, ready=probe)
+        c.release(ring)
+    k.build()
+    # A token of the other side, or of another pipeline.
+    k = Kernel(num_warps=1)
+    cfg = PipelineConfig.create_async_async_pipeline_cfg(2, G(T, 32), G(T, 32), None)
+    ring, other = k.pipeline("ring", cfg), k.pipeline("other", cfg)
+    t = k.task("t", 0, 1, produces=[ring, other], consumes=[ring])
+    with t.domain_loop(0, 4):
+        with pytest.raises(ScheduleError) as info:
+            t.acquire(ring, ready=t.try_wait(ring))
+        assert "needs a token from try_acquire()" in info.value.message
+        with pytest.raises(ScheduleError) as info:
+            t.acquire(ring, ready=t.try_acquire(other))
+        assert "probes @other" in info.value.message
+
+
+def test_token_used_after_its_block():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 4):
+        with p.first_iter():
+            probe = p.try_acquire(ring)
+        err = expect_scope_error(p.acquire, ring, ready=probe)
+        assert "outside the bracket scope" in err.message
+        p.acquire(ring)           # the stale probe is not picked up implicitly
+        p.commit(ring)
+    assert " ready(" not in k.to_mlir()
+
+
+# --------------------------------------------------------------------------
+# Integers: 64-bit fields, numpy integers.
+# --------------------------------------------------------------------------
+
+BIG = 2 ** 70
+
+
+def test_int_out_of_range_names_the_field():
+    for field, call in (
+            ("num_warps", lambda: Kernel(num_warps=BIG)),
+            ("cluster extent", lambda: Kernel(num_warps=1, cluster=(1, BIG, 1))),
+            ("smem_bytes", lambda: Kernel(num_warps=1).pipeline(
+                "ring", tma_cfg(), smem_bytes=2 ** 63)),
+            ("tmem_columns", lambda: Kernel(num_warps=1).pipeline(
+                "ring", tma_cfg(), tmem_columns=-BIG)),
+            ("warp_idx", lambda: Kernel(num_warps=1).task("t", BIG, 1)),
+            ("num_registers", lambda: Kernel(num_warps=1).task(
+                "t", 0, 1, num_registers=BIG))):
+        with pytest.raises(ScheduleError) as info:
+            call()
+        assert field in info.value.message and "64-bit" in info.value.message
+    t = Kernel(num_warps=1).task("t", 0, 1)
+    with pytest.raises(ScheduleError) as info:
+        t.domain_loop(0, 2 ** 64)
+    assert "domain_loop end" in info.value.message
+
+
+def test_numpy_integers_are_ints():
+    k = Kernel(num_warps=np.int64(5), cluster=np.array([1, 1, 1]), args=["out"])
+    assert type(k.num_warps) is int and k.cluster == (1, 1, 1)
+    ring = k.pipeline("ring", tma_cfg(num_stages=np.int64(4)),
+                      smem_bytes=np.int64(4 * 4096))
+    load = k.task("load", np.int32(0), np.uint8(1), produces=[ring],
+                  num_registers=np.int64(40))
+    with load.domain_loop(np.int64(0), np.int64(16), np.int16(1)):
+        load.acquire(ring)
+        load.commit(ring)
+    math = k.task("math", np.int64(1), np.int64(4), consumes=[ring])
+    with math.domain_loop(0, np.int64(16)):
+        math.wait(ring)
+        math.release(ring)
+    text = k.to_mlir()
+    assert "warps(0, 1)" in text and "%c16 = arith.constant 16 : index" in text
+    k.build()
+    with pytest.raises(TypeError):
+        Kernel(num_warps=np.bool_(True))
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1).task("t", True, 1)
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1).task("t", 0, 1).domain_loop(0, 2.0)
 
 
 # --------------------------------------------------------------------------

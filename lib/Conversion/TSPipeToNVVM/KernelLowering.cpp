@@ -1,7 +1,7 @@
 //===- KernelLowering.cpp - kernel-wide pieces of tspipe-to-nvvm ----------===//
 //
 // Thread and warp ids, barrier storage addresses, barrier initialization
-// (ts-semantics §1.10), task predicates and register hints.
+// (docs/Protocols.md, Barrier storage and initialization), task predicates and register hints.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,7 +146,7 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
       int64_t w = releasingWarps(kernel, pipe.getSymName());
       int64_t count = cfg.getEmptyArriveCount();
       // Lane release: one arrive per consumer warp (T == 1). All-thread
-      // release: every consumer thread arrives (ts-semantics §2.2).
+      // release: every consumer thread arrives (docs/Protocols.md, TmaAsync).
       p.allThreadRelease = w > 0 && count == 32 * w && count != w;
     }
     pipelines[pipe.getSymName()] = p;
@@ -219,7 +219,7 @@ void KernelLowering::emitRegisterHint(OpBuilder &b, TaskOp task) {
   std::optional<uint64_t> regs = task.getNumRegisters();
   if (!regs)
     return;
-  // TS's default per-thread budget (ts-semantics R42):
+  // TS's default per-thread budget (docs/Rules.md, R42):
   // floor(65536 / (roundup4(total warps) * 32 * 8)) * 8.
   int64_t warps = llvm::alignTo(kernel.getNumWarps(), 4);
   int64_t defaultRegs = (65536 / (warps * 32 * 8)) * 8;

@@ -1,7 +1,7 @@
 //===- Protocol.cpp - per-type bracket sequences --------------------------===//
 //
 // The instruction sequence of every bracket, per pipeline type, as in
-// ts-semantics §2 (AsyncAsync §2.1, TmaAsync §2.2):
+// docs/Protocols.md (AsyncAsync, TmaAsync):
 //
 //   bracket  | AsyncAsync                     | TmaAsync
 //   acquire  | WAIT E[p]                      | WAIT E[p]; elect: ARRTX F[p], bytes
@@ -224,7 +224,7 @@ void ProtocolEmitter::emitProducerCommit(OpBuilder &b, Location loc,
     });
   }
   // TmaAsync: the bulk copies complete the transaction bytes; no arrive.
-  // State advance runs on every CTA (ts-semantics §2, producer commit).
+  // State advance runs on every CTA (docs/Protocols.md, producer commit).
   advance(b, loc, c, split ? cfg.getCommitStride() : cfg.getAcquireStride(),
           cfg.getNumStages());
 }

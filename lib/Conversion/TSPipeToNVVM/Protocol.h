@@ -2,7 +2,7 @@
 //
 // Internal to the TSPipeToNVVM conversion. `KernelLowering` owns what one
 // kernel shares (thread/warp ids, barrier storage of every pipeline, init);
-// `ProtocolEmitter` emits the per-type bracket sequences of ts-semantics §2
+// `ProtocolEmitter` emits the per-type bracket sequences of docs/Protocols.md
 // and advances the task cursors (§1.8-1.9).
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +24,7 @@ struct Cursor {
   Value phase;
 };
 
-/// The cursors one task keeps for one pipeline (ts-semantics §1.9):
+/// The cursors one task keeps for one pipeline (docs/Protocols.md, Cursors):
 /// producer `p`, producer-commit `pc` (advance_on_acquire), consumer `c`,
 /// consumer-release `cr` (advance_on_wait). All four are carried; unused
 /// ones fold away.
@@ -49,7 +49,7 @@ struct PipelineLowering {
   /// Bytes of one stage of the data buffer.
   int64_t stageBytes = 0;
   /// TmaAsync consumers release from every thread (consumer group =
-  /// 32 x consumer warps) instead of lane 0 of each warp (ts-semantics §2.2).
+  /// 32 x consumer warps) instead of lane 0 of each warp (docs/Protocols.md, TmaAsync).
   bool allThreadRelease = false;
 
   Value fullBarrier(OpBuilder &b, Location loc, Value index) const;
@@ -83,7 +83,7 @@ public:
                            TaskOp task, TaskCursors &cursors);
 
 private:
-  /// The CtaLeader gate of ts-semantics §1.7 (`rank % V == 0`), or null
+  /// The CtaLeader gate (docs/Protocols.md, Signaling threads) (`rank % V == 0`), or null
   /// when every CTA signals.
   Value ctaGate(OpBuilder &b, Location loc, PipelineLowering &p, TaskOp task,
                 SignalingThreads signaling);
@@ -113,7 +113,7 @@ public:
   /// lowering does not cover.
   LogicalResult prepare(OpBuilder &b, LLVM::GlobalOp smem);
   /// Barrier init by one elected thread of warp 0, fence, CTA or cluster
-  /// synchronization (ts-semantics §1.10).
+  /// synchronization (docs/Protocols.md, Barrier storage and initialization).
   void emitBarrierInit(OpBuilder &b);
   /// True on the warps (and CTA) of `task`.
   Value taskPredicate(OpBuilder &b, TaskOp task);

@@ -2,7 +2,7 @@
 //
 // Lowers each `tspipe.kernel` as one unit: barrier storage and init for all
 // of its pipelines, then every task as a warp-range branch whose brackets
-// become the per-type mbarrier sequences of ts-semantics §2, with the task's
+// become the per-type mbarrier sequences of docs/Protocols.md, with the task's
 // pipeline cursors carried through the domain loop.
 //
 // Protocol emission (which thread does what for a bracket) lives in
@@ -56,7 +56,7 @@ public:
     seedLanes(loc);
     if (failed(lowerBlock(task.getBody().front())))
       return failure();
-    // TS drains every produced pipeline at task exit (ts-semantics §4.1).
+    // TS drains every produced pipeline at task exit (docs/Protocols.md, Producer drain).
     for (StringRef name : symbolNames(task.getProducesAttr())) {
       if (drained.contains(name))
         continue;
@@ -85,7 +85,7 @@ private:
 
   /// Interleaved pipelines: each strided cursor starts at the task's lane
   /// (warp lane: warp - warp_idx when num_warps == stride; domain lane:
-  /// domain start % stride otherwise), ts-semantics §1.9.
+  /// domain start % stride otherwise), docs/Protocols.md, Interleaved lanes.
   void seedLanes(Location loc) {
     DomainLoopOp loop = task.getDomainLoop();
     for (StringRef name : order) {

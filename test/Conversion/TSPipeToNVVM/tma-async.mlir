@@ -157,7 +157,7 @@ gpu.module @m {
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(4) {
       tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 4096,
-          producer_group = <thread, 1>, consumer_group = <thread, 2>,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>,
           interleave_stride = 2>)
       tspipe.task @compute warps(0, 2) consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {

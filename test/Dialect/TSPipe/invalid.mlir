@@ -1936,3 +1936,170 @@ gpu.module @R9_tx_count_limit {
     gpu.return
   }
 }
+
+// -----
+
+// R52: an AsyncAsync consumer group larger than the consumer task's threads
+// (the empty barrier never completes: the producer hangs).
+gpu.module @R52_consumer_count {
+  gpu.func @R52_consumer_count(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      // expected-error @+1 {{[R52] consumer_group gives 64 arrivals per stage, but the consumer tasks @consumer[1] arrive with 32 threads (32 x 1 warps); set consumer_group = <thread, 32>}}
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 64>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R52 on the producer side: two producer tasks of one warp each.
+gpu.module @R52_producer_count {
+  gpu.func @R52_producer_count(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      // expected-error @+1 {{[R52] producer_group gives 32 arrivals per stage, but the producer tasks @p0[1], @p1[1] arrive with 64 threads (32 x 2 warps); set producer_group = <thread, 64>}}
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @p0 warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @p1 warps(1, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R53: a 2-warp TMA producer without interleave or task_warp_leader arms
+// every stage twice.
+gpu.module @R53_multi_warp_producer {
+  gpu.func @R53_multi_warp_producer(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(3) {
+      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 2>, consumer_group = <thread, 1>>)
+      // expected-error @+1 {{[R53] is a 2-warp TMA producer of '@ring': each warp would arm the full barrier; use interleave_stride > 1 (one stage per warp) or producer_signaling = task_warp_leader (one arm per task)}}
+      tspipe.task @load warps(0, 2) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R53: task_warp_leader arms once per producer task.
+gpu.module @R53_twl_count {
+  gpu.func @R53_twl_count(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      // expected-error @+1 {{[R53] producer_group gives 2 arrivals per stage, but the TMA producer tasks @load[2] arm each stage 1 time(s) (one per task); set producer_group = <thread, 1>}}
+      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 2>, consumer_group = <thread, 1>, producer_signaling = task_warp_leader>)
+      tspipe.task @load warps(0, 2) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R54: 4 consumer warps release with 4 (lane) or 128 (all-thread) arrivals.
+gpu.module @R54_consumer_count {
+  gpu.func @R54_consumer_count(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(5) {
+      // expected-error @+1 {{[R54] consumer_group gives 64 arrivals per stage, but the consumer tasks @compute[4] release with 4 arrivals (1 per warp, lane release) or 128 (every thread, all-thread release); set consumer_group to one of them}}
+      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 64>>)
+      tspipe.task @compute warps(1, 4) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R62: a 3-warp producer cannot own the lanes of stride 2.
+gpu.module @R62_lane_ownership {
+  gpu.func @R62_lane_ownership(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(3) {
+      tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
+      // expected-error @+1 {{[R62] uses the producer_acquire role of '@ring' with interleave_stride 2 but has 3 warps; give the task exactly 2 warps (one per lane) or step its domain loop by 2 from a constant start (one lane per task)}}
+      tspipe.task @load warps(0, 3) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R52 per domain lane: each stage is released by the 32 threads of one lane
+// task, not by both lanes.
+gpu.module @R52_domain_lane_count {
+  gpu.func @R52_domain_lane_count(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    tspipe.kernel warps(2) {
+      // expected-error @+1 {{[R52] consumer_group gives 64 arrivals per stage, but the consumer tasks of lane 0 @lane0[1] arrive with 32 threads; set consumer_group = <thread, 32>}}
+      tspipe.pipeline @ring config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 64>, interleave_stride = [1, 1, 2, 2]>)
+      tspipe.task @lane0 warps(0, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c2 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+      tspipe.task @lane1 warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c1 to %n step %c2 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -377,7 +377,7 @@ gpu.func @brackets(%n: index) kernel {
   %c1 = arith.constant 1 : index
   tspipe.kernel warps(8) cluster([2, 1, 1]) attributes {smem_bytes = 33280 : i64} {
     tspipe.pipeline @a config(<tma_async, num_stages = 2, num_bytes = 8192,
-        producer_group = <thread, 1>, consumer_group = <thread, 3>,
+        producer_group = <thread, 1>, consumer_group = <thread, 6>,
         cta_layout_vmnk = [1, 2, 1, 1]>) smem_bytes(16384)
         {barrier_offset = 0 : i64, buffer_offset = 128 : i64}
     tspipe.pipeline @b config(<async_async, num_stages = 2,

@@ -280,6 +280,82 @@ gpu.func @overlapping_tasks(%n: index) kernel {
   gpu.return
 }
 
+// Valid counts (R52-R54): producer and consumer groups equal the arrivals
+// of their tasks; TMA lane release (1 per consumer warp); interleaved TMA
+// producer warps (R53: 1 arm per stage, R62: 2 warps for stride 2);
+// task_warp_leader (1 arm per task); domain-lane consumer tasks (R62).
+// CHECK-LABEL: gpu.func @R52_R54_counts
+// CHECK:         tspipe.pipeline @aa config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 32>>)
+// CHECK:         tspipe.pipeline @tma config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
+// CHECK:         tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader>)
+// CHECK:         tspipe.pipeline @lanes config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = [1, 1, 2, 2]>)
+gpu.func @R52_R54_counts(%n: index) kernel {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  tspipe.kernel warps(16) {
+    tspipe.pipeline @aa config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 32>>)
+    tspipe.pipeline @tma config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
+    tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader>)
+    tspipe.pipeline @lanes config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = [1, 1, 2, 2]>)
+    tspipe.task @aa_producer warps(0, 2) produces [@aa] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @aa
+        tspipe.producer_commit @aa
+      }
+    }
+    tspipe.task @aa_consumer warps(2, 1) consumes [@aa] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @aa
+        tspipe.consumer_release @aa
+      }
+    }
+    tspipe.task @tma_load warps(3, 2) produces [@tma] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @tma
+        tspipe.producer_commit @tma
+      }
+    }
+    tspipe.task @tma_use warps(5, 1) consumes [@tma] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @tma
+        tspipe.consumer_release @tma
+      }
+    }
+    tspipe.task @twl_load warps(6, 2) produces [@twl] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @twl
+        tspipe.producer_commit @twl
+      }
+    }
+    tspipe.task @twl_use warps(8, 4) consumes [@twl] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @twl
+        tspipe.consumer_release @twl
+      }
+    }
+    tspipe.task @lanes_load warps(12, 1) produces [@lanes] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @lanes
+        tspipe.producer_commit @lanes
+      }
+    }
+    tspipe.task @lane0 warps(13, 1) consumes [@lanes] {
+      tspipe.domain_loop %i = %c0 to %n step %c2 {
+        %s = tspipe.consumer_wait @lanes
+        tspipe.consumer_release @lanes
+      }
+    }
+    tspipe.task @lane1 warps(14, 1) consumes [@lanes] {
+      tspipe.domain_loop %i = %c1 to %n step %c2 {
+        %s = tspipe.consumer_wait @lanes
+        tspipe.consumer_release @lanes
+      }
+    }
+  }
+  gpu.return
+}
+
 // Valid: a positive byte count.
 // CHECK-LABEL: gpu.func @R9_zero_bytes_per_warp_per_cta
 // CHECK:         tspipe.pipeline @p config(<{{.*}}num_bytes_per_warp_per_cta = 256

@@ -52,8 +52,7 @@ static int64_t scaleByAgent(CooperativeGroupAttr group) {
   case Agent::ThreadBlockCluster:
     // Arrive counts of block-wide agents depend on the launch shape; TS only
     // supports thread groups consistently (docs/Protocols.md, Cooperative
-    // groups and arrive counts). Count the raw
-    // size, as TS's validators do.
+    // groups and arrive counts). Count the raw size, as TS's validators do.
     return group.getSize();
   }
   return group.getSize();

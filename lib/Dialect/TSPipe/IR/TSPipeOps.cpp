@@ -156,7 +156,7 @@ LogicalResult KernelOp::verifyRegions() {
            << "is not allowed in a tspipe.kernel body; only tspipe.pipeline "
               "and tspipe.task may appear there";
   }
-  return success();
+  return verifyKernelRules(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -34,6 +34,11 @@ PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name);
 /// task, and that the task lists the pipeline on the bracket's side (R27).
 LogicalResult verifyBracketSymbol(Operation *op, FlatSymbolRefAttr name,
                                   bool producerSide);
+class KernelOp;
+/// Rules relating each pipeline's config to the tasks that use it (arrive
+/// counts R52-R54, interleaved lane ownership R62); run by KernelOp's region
+/// verifier.
+LogicalResult verifyKernelRules(KernelOp kernel);
 } // namespace mlir::tspipe
 
 #define GET_OP_CLASSES

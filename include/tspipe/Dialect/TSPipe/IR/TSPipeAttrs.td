@@ -17,8 +17,9 @@ def TSPipe_CooperativeGroupAttr : TSPipe_Attr<"CooperativeGroup", "group"> {
   let description = [{
     `#tspipe.group<thread, 128>` is TS's `CooperativeGroup(Agent.Thread, 128)`.
     The mbarrier arrive count derived from it is `size` for `thread`,
-    `32 * size` for `warp` (ts-semantics §1.5). TS's count rules compare the
-    raw `size` with arrival counts, so `thread` groups are the consistent form.
+    `32 * size` for `warp` (docs/Protocols.md, Cooperative groups and arrive
+    counts). TS's count rules compare the raw `size` with arrival counts, so
+    `thread` groups are the consistent form.
 
     Rule R8: `size` must be greater than 0.
   }];
@@ -33,9 +34,9 @@ def TSPipe_PipelineConfigAttr : TSPipe_Attr<"PipelineConfig", "config"> {
   let summary = "every field of a TS PipelineConfig";
   let description = [{
     The configuration of one pipeline: TS's frozen `PipelineConfig` dataclass
-    (ts-semantics §1.12). Fields that keep their TS default are omitted when
-    printed and may be omitted when written, except `pipeline_type`,
-    `num_stages` and the two cooperative groups.
+    (docs/Protocols.md, PipelineConfig fields). Fields that keep their TS
+    default are omitted when printed and may be omitted when written, except
+    `pipeline_type`, `num_stages` and the two cooperative groups.
 
     ```mlir
     #tspipe.config<tma_async, num_stages = 4, num_bytes = 16384,
@@ -59,8 +60,8 @@ def TSPipe_PipelineConfigAttr : TSPipe_Attr<"PipelineConfig", "config"> {
     | `num_bytes_per_warp_per_cta` | unset | per-warp, per-CTA TMA bytes (R56) |
     | `mcast_mode_mn` | `[1, 1]` | TMA multicast along M / N |
 
-    The verifier enforces the config-time rules R1-R10 and R15 of
-    ts-semantics §3 and names the rule in each diagnostic.
+    The verifier enforces the config-time rules R1-R10 and R15 (see
+    docs/Rules.md) and names the rule in each diagnostic.
   }];
   let parameters = (ins
     EnumParameter<TSPipe_PipelineType>:$pipelineType,
@@ -89,7 +90,8 @@ def TSPipe_PipelineConfigAttr : TSPipe_Attr<"PipelineConfig", "config"> {
     int64_t getCommitStride() const;
     int64_t getWaitStride() const;
     int64_t getReleaseStride() const;
-    /// True when any role stride is greater than 1 (ts-semantics §4.3).
+    /// True when any role stride is greater than 1 (docs/Protocols.md,
+    /// Interleaved lanes).
     bool isInterleaved() const;
     /// V, M, N, L extents and the cluster size T = V*M*N*L.
     int64_t getV() const { return getCtaLayoutVmnk()[0]; }

@@ -5,8 +5,9 @@
 
 include "mlir/IR/EnumAttr.td"
 
-// The seven pipeline types of TS (ts-semantics §2). The spelling in IR is the
-// snake_case form of TS's `PipelineType` member names.
+// The seven pipeline types of TS (docs/Protocols.md, Per-type protocols).
+// The spelling in IR is the snake_case form of TS's `PipelineType` member
+// names.
 def TSPipe_PipelineType : I32EnumAttr<"PipelineType",
     "TS pipeline type (which hardware unit fills and drains a stage)", [
       I32EnumAttrCase<"AsyncAsync", 0, "async_async">,
@@ -20,7 +21,8 @@ def TSPipe_PipelineType : I32EnumAttr<"PipelineType",
   let genSpecializedAttr = 0;
 }
 
-// CuTe CooperativeGroup agents (ts-semantics §1.5).
+// CuTe CooperativeGroup agents (docs/Protocols.md, Cooperative groups and
+// arrive counts).
 def TSPipe_Agent : I32EnumAttr<"Agent", "cooperative group agent", [
       I32EnumAttrCase<"Thread", 0, "thread">,
       I32EnumAttrCase<"Warp", 1, "warp">,
@@ -30,8 +32,8 @@ def TSPipe_Agent : I32EnumAttr<"Agent", "cooperative group agent", [
   let genSpecializedAttr = 0;
 }
 
-// TS SignalingThreads (an IntFlag; ts-semantics §1.7). Valid values are
-// checked by rule R1: all, cta_leader, task_warp_leader,
+// TS SignalingThreads (an IntFlag; docs/Protocols.md, Signaling threads).
+// Valid values are checked by rule R1: all, cta_leader, task_warp_leader,
 // cta_leader|task_warp_leader.
 def TSPipe_SignalingThreads : I32BitEnumAttr<"SignalingThreads",
     "which threads of a task issue a pipeline's barrier operations", [
@@ -43,7 +45,8 @@ def TSPipe_SignalingThreads : I32BitEnumAttr<"SignalingThreads",
   let separator = "|";
 }
 
-// How an async-thread producer signals the full barrier (ts-semantics §2.1).
+// How an async-thread producer signals the full barrier (docs/Protocols.md,
+// AsyncAsync).
 def TSPipe_PipelineOpKind : I32EnumAttr<"PipelineOpKind",
     "how an async-thread producer arrives on the full barrier", [
       I32EnumAttrCase<"AsyncThread", 0, "async_thread">,

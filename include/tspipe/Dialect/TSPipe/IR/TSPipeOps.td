@@ -27,7 +27,8 @@ def TSPipe_KernelOp : TSPipe_Op<"kernel", [
     The CTA has `32 * num_warps` threads along x. Before any task runs, the
     lowering initializes every barrier of every pipeline (one elected thread
     of warp 0), then fences the inits and synchronizes the CTA (or the
-    cluster), as ts-semantics §1.10 requires.
+    cluster), as docs/Protocols.md (Barrier storage and initialization)
+    describes.
 
     `smem_bytes` is set by `tspipe-allocate-smem`: the dynamic shared memory
     (bytes) the kernel must be launched with.
@@ -196,7 +197,7 @@ class TSPipe_GuardOp<string mnemonic, string what>
     A loop guard (TS `d.}] # mnemonic # [{()`): the body runs only on the
     }] # what # [{ iteration of the enclosing `tspipe.domain_loop`. With a
     single iteration both `first_iter` and `last_iter` run; with none,
-    neither does (ts-semantics §4.1).
+    neither does (docs/Protocols.md, Schedule structure).
 
     Example:
 
@@ -267,7 +268,7 @@ def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
     cursor's phase; a producer cursor starts at phase 1, so the first
     `num_stages` acquires pass at once). TMA pipelines then arm the stage's
     full barrier with `mbarrier.arrive.expect_tx` of `num_bytes` from one
-    elected thread of each producer warp (ts-semantics §2.2). With
+    elected thread of each producer warp (docs/Protocols.md, TmaAsync). With
     `advance_on_acquire` the cursor advances here. `ready` (from
     `tspipe.producer_try_acquire`) skips the wait when true; it must be the
     token of a `tspipe.producer_try_acquire` on the same pipeline, never an
@@ -310,7 +311,8 @@ def TSPipe_ProducerTailOp : TSPipe_BracketOp<"producer_tail", "true"> {
   let description = [{
     Waits until every stage the producer filled has been released by the
     consumers (`num_stages` empty-barrier waits, advancing the cursor), so
-    that no arrive targets a barrier of an exited CTA (ts-semantics §4.1).
+    that no arrive targets a barrier of an exited CTA (docs/Protocols.md,
+    Producer drain).
     The lowering inserts it at the end of every producing task that does not
     write one.
 
