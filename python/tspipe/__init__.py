@@ -42,6 +42,8 @@ _TS_NAMES = frozenset(
         "TSPipeError",
         "PipelineConfigError",
         "ScheduleError",
+        "ArchError",
+        "ConfigTypeError",
         "Kernel",
         "Pipeline",
         "Task",

@@ -169,6 +169,8 @@ def test_example_lowers_like_tspipe_opt(path):
     (obj,) = extract_gpu_objects(out.stdout)
     assert obj["format"] == "assembly"
     assert ptx == obj["payload"].decode()
+    # With the defaults (the example's own chip, O = 3) too.
+    assert lower_to_ptx(text) == ptx
 
 
 def test_examples_were_found():

@@ -139,7 +139,8 @@ def test_guards_current_stage_and_tail():
 
 
 def test_cluster_and_cta_task():
-    cfg = tma_cfg(cta_layout_vmnk=(1, 2, 1, 1),
+    # One consumer warp releasing both CTAs' stages: 2 arrivals (R54).
+    cfg = tma_cfg(cta_layout_vmnk=(1, 2, 1, 1), consumer_group=G(T, 2),
                   consumer_signaling_threads=SignalingThreads.CtaLeader)
     k = Kernel(num_warps=2, cluster=(2, 1, 1))
     ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
@@ -208,6 +209,15 @@ def test_bad_names_are_rejected_at_the_call(name):
     assert k.pipelines == [ring] and k.tasks == [t]
 
 
+def test_kernel_name_must_be_a_ptx_identifier():
+    # ptxas rejects `.entry _` (checked with the CUDA driver's JIT on an H200).
+    with pytest.raises(ScheduleError) as info:
+        Kernel(num_warps=1, name="_")
+    assert "PTX" in info.value.message
+    assert Kernel(num_warps=1, name="__").name == "__"
+    assert Kernel(num_warps=1, name="_1").name == "_1"
+
+
 def test_hyphenated_names_from_the_trial():
     k = Kernel(num_warps=2)
     expect_name_error("pipeline", "my-ring", k.pipeline, "my-ring", tma_cfg())
@@ -230,7 +240,7 @@ def test_name_types():
 
 
 def test_identifier_names_build_and_lower():
-    cfg = tma_cfg()
+    cfg = tma_cfg(consumer_group=G(T, 1))   # one consumer warp (R54)
     k = Kernel(num_warps=2, name="_My_kernel2", args=["_out", "In1"])
     ring = k.pipeline("_ring_0", cfg, smem_bytes=4 * 4096)
     p = k.task("Load_1", 0, 1, produces=["_ring_0"])

@@ -369,6 +369,16 @@ LogicalResult verifyTargets(KernelOp kernel, gpu::GPUModuleOp module) {
                 "(mbarrier transaction counts, elect.sync, TMA), but the "
                 "gpu.module targets chip = \""
              << chip << "\"; use sm_90a or sm_100a";
+    // setmaxnreg exists only on the architecture-specific targets.
+    if (!chip.ends_with("a"))
+      for (auto task : kernel.getBody().getOps<TaskOp>())
+        if (task.getNumRegisters())
+          return task.emitOpError()
+                 << "[X7] registers(" << *task.getNumRegisters()
+                 << ") lowers to setmaxnreg, which needs an "
+                    "architecture-specific target, but the gpu.module "
+                    "targets chip = \""
+                 << chip << "\"; use \"" << chip << "a\"";
   }
   return success();
 }

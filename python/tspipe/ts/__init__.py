@@ -7,15 +7,19 @@
 * :mod:`~tspipe.ts.kernel`: ``Kernel``, ``Pipeline``, ``Task`` -- schedules
   written with acquire/try_acquire/commit/wait/try_wait/release, the domain
   loop and first_iter/last_iter, emitted as tspipe IR and verified in C++.
-* :mod:`~tspipe.ts.errors`: ``PipelineConfigError``, ``ScheduleError`` (both
-  ``ValueError`` with ``rule`` and ``message``), ``ConfigTypeError``
-  (``TypeError``), ``CompileError``.
+* :mod:`~tspipe.ts.errors`: ``PipelineConfigError``, ``ScheduleError``,
+  ``ArchError`` (all ``ValueError`` with ``rule`` and ``message``: mistakes in
+  the input), ``ConfigTypeError`` (``TypeError``), ``CompileError``
+  (``RuntimeError``: lowering a verified module failed).
+* :mod:`~tspipe.ts.checks`: the Python-side checks (integers, names,
+  ``SUPPORTED_ARCHS``).
 
 Importing this package loads nothing compiled; building a config or a kernel
 imports ``tspipe.ir`` (the extension) on first use.
 """
 
 from .errors import (
+    ArchError,
     CompileError,
     ConfigTypeError,
     Diagnostic,
@@ -41,6 +45,7 @@ from .config import (
     create_umma_umma_pipeline_cfg,
 )
 from .kernel import Kernel, Pipeline, Stage, Task, Token
+from .checks import SUPPORTED_ARCHS
 
 __all__ = [
     "Agent",
@@ -65,6 +70,8 @@ __all__ = [
     "PipelineConfigError",
     "ScheduleError",
     "ConfigTypeError",
+    "ArchError",
     "CompileError",
     "Diagnostic",
+    "SUPPORTED_ARCHS",
 ]

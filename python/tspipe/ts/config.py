@@ -4,7 +4,9 @@ A config is rendered as ``#tspipe.config<...>`` text and parsed in an MLIR
 context; the attribute's C++ verifier applies the config-time rules R1-R10 and
 R15 of ts-semantics §3 A/B and names the rule in its diagnostic, which becomes
 a :class:`~tspipe.ts.errors.PipelineConfigError`. Python only checks Python
-types (``TypeError`` where TS raises one: R1, R4).
+types (``TypeError`` where TS raises one: R1, R4) and that integers fit the
+IR's 64-bit fields (``PipelineConfigError`` naming the field). Integers may be
+``int`` or numpy integers (stored as ``int``); ``bool`` is rejected, as in TS.
 
 Units: ``num_stages`` in stages (full/empty mbarrier pairs), ``num_bytes`` and
 ``num_bytes_per_warp_per_cta`` in bytes (transaction bytes one stage expects),
@@ -19,7 +21,13 @@ import importlib
 import threading
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from .errors import ConfigTypeError, caller_location, error_from_mlir
+from .checks import as_int, int64_problem
+from .errors import (
+    ConfigTypeError,
+    PipelineConfigError,
+    caller_location,
+    error_from_mlir,
+)
 from .vocabulary import (
     CooperativeGroup,
     PipelineOp,
@@ -74,29 +82,39 @@ def validation_context():
         return _validation_context
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int_list(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _tag(rule: Optional[str]) -> str:
+    return f"[{rule}] " if rule else ""
+
+
+def _range_error(field: str, value: int, rule: Optional[str]):
+    """PipelineConfigError if ``value`` does not fit the IR's int64 field."""
+    problem = int64_problem(field, value)
+    if problem is not None:
+        raise PipelineConfigError(_tag(rule) + problem, rule, caller_location())
 
 
 def _as_int_tuple(field: str, value, rule: Optional[str]) -> Tuple[int, ...]:
     if not isinstance(value, (tuple, list)):
         raise ConfigTypeError(
-            f"{'[' + rule + '] ' if rule else ''}{field} must be a tuple of "
-            f"ints, got {value!r}",
+            f"{_tag(rule)}{field} must be a tuple of ints, got {value!r}",
             rule=rule,
         )
+    entries = []
     for entry in value:
-        if not _is_int(entry):
+        number = as_int(entry)
+        if number is None:
             raise ConfigTypeError(
-                f"{'[' + rule + '] ' if rule else ''}{field} entries must be "
-                f"ints (not bool), got {entry!r} in {value!r}",
+                f"{_tag(rule)}{field} entries must be ints (not bool), got "
+                f"{entry!r} in {value!r}",
                 rule=rule,
             )
-    return tuple(value)
+        _range_error(f"{field} entry", number, rule)
+        entries.append(number)
+    return tuple(entries)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,11 +211,17 @@ class PipelineConfig:
         object.__setattr__(self, name, value)
 
     def _check_types(self):
+        # Integers: int or a numpy integer (normalized to int), not bool, and
+        # within the IR's int64 fields (R9: the C++ parser would reject a
+        # larger literal without naming the field).
         for name in ("num_stages", "num_bytes"):
-            if not _is_int(getattr(self, name)):
+            value = as_int(getattr(self, name))
+            if value is None:
                 raise ConfigTypeError(
                     f"{name} must be an int, got {getattr(self, name)!r}"
                 )
+            _range_error(name, value, "R9")
+            self._set(name, value)
         for name in ("producer_group", "consumer_group"):
             if not isinstance(getattr(self, name), CooperativeGroup):
                 raise ConfigTypeError(
@@ -235,13 +259,15 @@ class PipelineConfig:
                 raise ConfigTypeError(
                     f"{name} must be a bool, got {getattr(self, name)!r}"
                 )
-        if self.num_bytes_per_warp_per_cta is not None and not _is_int(
-            self.num_bytes_per_warp_per_cta
-        ):
-            raise ConfigTypeError(
-                "num_bytes_per_warp_per_cta must be an int or None, got "
-                f"{self.num_bytes_per_warp_per_cta!r}"
-            )
+        if self.num_bytes_per_warp_per_cta is not None:
+            value = as_int(self.num_bytes_per_warp_per_cta)
+            if value is None:
+                raise ConfigTypeError(
+                    "num_bytes_per_warp_per_cta must be an int or None, got "
+                    f"{self.num_bytes_per_warp_per_cta!r}"
+                )
+            _range_error("num_bytes_per_warp_per_cta", value, "R9")
+            self._set("num_bytes_per_warp_per_cta", value)
         if self.cta_layout_vmnk is not None:
             self._set(
                 "cta_layout_vmnk",
@@ -257,13 +283,16 @@ class PipelineConfig:
                 "interleave_stride",
                 _as_int_tuple("interleave_stride", stride, "R4"),
             )
-        elif not _is_int(stride):
+        elif as_int(stride) is None:
             raise ConfigTypeError(
                 f"[R4] interleave_stride must be an int or a tuple of 4 ints "
                 f"(producer_acquire, producer_commit, consumer_wait, "
                 f"consumer_release), got {stride!r}",
                 rule="R4",
             )
+        else:
+            _range_error("interleave_stride", as_int(stride), "R4")
+            self._set("interleave_stride", as_int(stride))
 
     def _render(self) -> str:
         """The ``#tspipe.config<...>`` text of every field (defaults too)."""

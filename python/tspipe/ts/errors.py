@@ -13,6 +13,11 @@ Python exceptions that carry the id:
 * :class:`ConfigTypeError` (a ``TypeError``): a field has the wrong Python
   type, where TS raises ``TypeError`` too (R1: not a ``SignalingThreads``;
   R4: a stride that is not an ``int`` or is a ``bool``). No C++ is involved.
+* :class:`ArchError` (a ``ValueError``): the target architecture cannot run
+  tspipe kernels (rule X7); raised before anything is lowered.
+* :class:`CompileError` (a ``RuntimeError``): lowering a module that passed
+  verification failed (a construct the lowering does not implement, an LLVM
+  failure). Every mistake in the input is a ``ValueError`` instead.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ __all__ = [
     "PipelineConfigError",
     "ScheduleError",
     "ConfigTypeError",
+    "ArchError",
     "CompileError",
 ]
 
@@ -45,6 +51,8 @@ _UNTAGGED_RULES = (
 )
 
 _CONFIG_RULES = frozenset(f"R{i}" for i in range(1, 16))
+# The target chip cannot run tspipe kernels (below sm_90).
+_ARCH_RULES = frozenset({"X7"})
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _CONTEXTLIB_FILE = os.path.abspath(contextlib.__file__)
@@ -143,6 +151,22 @@ class ScheduleError(TSPipeError):
     """
 
 
+class ArchError(TSPipeError):
+    """The target architecture cannot run tspipe kernels (rule X7).
+
+    tspipe kernels use sm_90 instructions (``elect.sync``, ``mbarrier``
+    try-wait with parity, clusters, bulk async copies) and the
+    architecture-specific ``setmaxnreg``, so the target must be one of the
+    architecture-specific chips of Hopper or Blackwell (``sm_90a``,
+    ``sm_100a``, ...). Raised by :class:`~tspipe.ts.Kernel` and
+    :mod:`tspipe.compile` before anything reaches LLVM.
+    """
+
+    def __init__(self, message: str, rule: Optional[str] = "X7",
+                 location: str = "", diagnostics: Sequence[Diagnostic] = ()):
+        super().__init__(message, rule, location, diagnostics)
+
+
 class ConfigTypeError(TypeError):
     """A config field has the wrong Python type (TS raises TypeError too).
 
@@ -157,7 +181,10 @@ class ConfigTypeError(TypeError):
 
 
 class CompileError(RuntimeError):
-    """Lowering to PTX failed for a reason that is not a TS rule.
+    """Lowering a verified module to PTX failed: the lowering does not
+    implement a construct the module uses, or LLVM failed. Mistakes in the
+    input (a broken rule, IR that does not parse or verify, an unsupported
+    architecture) raise ``ValueError`` subclasses instead.
 
     Attributes: ``message`` (first error), ``diagnostics``.
     """
@@ -196,7 +223,8 @@ def error_from_mlir(mlir_error, untagged=ScheduleError, config_only=False):
     """The exception to raise for a failed parse/verify (``MLIRError``).
 
     The first diagnostic with a rule id decides: R1-R15 give
-    :class:`PipelineConfigError`, other rules :class:`ScheduleError`. With no
+    :class:`PipelineConfigError`, X7 (unsupported chip) :class:`ArchError`,
+    other rules :class:`ScheduleError`. With no
     rule id anywhere, ``untagged`` is used (a :class:`TSPipeError` subclass or
     :class:`CompileError`). ``config_only`` forces
     :class:`PipelineConfigError` (the config factories).
@@ -208,6 +236,8 @@ def error_from_mlir(mlir_error, untagged=ScheduleError, config_only=False):
     first = next((d for d in diags if d.rule), diags[0])
     if config_only:
         cls = PipelineConfigError
+    elif first.rule in _ARCH_RULES:
+        cls = ArchError
     elif first.rule in _CONFIG_RULES:
         cls = PipelineConfigError
     elif first.rule is not None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from .errors import ConfigTypeError
+from .checks import as_int, int64_problem
+from .errors import ConfigTypeError, PipelineConfigError, caller_location
 
 __all__ = [
     "Agent",
@@ -135,12 +136,14 @@ class CooperativeGroup:
     Args:
       agent: an :class:`Agent`.
       size: number of agents (threads for ``Agent.Thread``, warps for
-        ``Agent.Warp``); must be > 0 (rule R8, checked by the C++ verifier when
-        the group is used in a config).
+        ``Agent.Warp``): an ``int`` (numpy integers accepted, ``bool`` not)
+        greater than 0 (rule R8, checked here).
 
     Raises:
       ConfigTypeError (a TypeError): ``agent`` is not an :class:`Agent`, or
         ``size`` is not an ``int`` (``bool`` rejected).
+      PipelineConfigError (a ValueError, rule R8): ``size`` is not > 0 (or
+        does not fit in 64 bits).
     """
 
     agent: Agent
@@ -154,11 +157,22 @@ class CooperativeGroup:
                 f"{self.agent!r}",
                 rule="R8",
             )
-        if isinstance(self.size, bool) or not isinstance(self.size, int):
+        size = as_int(self.size)
+        if size is None:
             raise ConfigTypeError(
                 f"[R8] CooperativeGroup size must be an int, got {self.size!r}",
                 rule="R8",
             )
+        object.__setattr__(self, "size", size)
+        problem = int64_problem("CooperativeGroup size", size)
+        if problem is None and size <= 0:
+            # The C++ verifier's text for #tspipe.group (R8).
+            problem = (f"cooperative group size must be greater than 0, got "
+                       f"{size}; give the number of {self.agent.ir_name}s that "
+                       f"arrive")
+        if problem is not None:
+            raise PipelineConfigError(f"[R8] {problem}", "R8",
+                                      caller_location())
 
     def to_ir(self) -> str:
         """The ``<agent, size>`` body of ``#tspipe.group``."""

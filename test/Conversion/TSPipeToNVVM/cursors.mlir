@@ -126,3 +126,33 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// registers(n) becomes setmaxnreg at task entry: an increase above TS's
+// default budget (65536 / (12 warps * 32 * 8) * 8 = 168 registers), a
+// decrease below it.
+
+// CHECK-LABEL: gpu.func @register_hints
+// CHECK:         nvvm.barrier0
+// CHECK:         scf.if
+// CHECK-NEXT:      nvvm.setmaxregister decrease 40
+// CHECK:         scf.if
+// CHECK-NEXT:      nvvm.setmaxregister increase 232
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @register_hints(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(12) {
+      tspipe.task @load warps(0, 4) registers(40) {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+      tspipe.task @math warps(4, 8) registers(232) {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}

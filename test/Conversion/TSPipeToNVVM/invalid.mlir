@@ -110,3 +110,20 @@ func.func @kernel_outside_gpu_module(%n: index) {
   }
   return
 }
+
+// -----
+
+gpu.module @m [#nvvm.target<chip = "sm_90">] {
+  gpu.func @X7_setmaxnreg_needs_arch_specific(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      // expected-error @below {{[X7] registers(232) lowers to setmaxnreg, which needs an architecture-specific target, but the gpu.module targets chip = "sm_90"; use "sm_90a"}}
+      tspipe.task @heavy warps(0, 4) registers(232) {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
