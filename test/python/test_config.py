@@ -333,7 +333,7 @@ def test_r6_asymmetric_producer_strides():
 def test_r7_asymmetric_consumer_strides():
     assert tma_umma(interleave_stride=(1, 1, 4, 1), advance_on_wait=True)
     expect_config_error("R7", tma_umma, interleave_stride=(1, 1, 4, 1))
-    # TmaAsync's factory has no advance_on_wait (TS's discrepancy, §3 R7).
+    # TmaAsync's factory has no advance_on_wait (TS's discrepancy, docs/Rules.md R7).
     expect_config_error("R7", tma_async, num_stages=8,
                         interleave_stride=(1, 1, 4, 1))
     with pytest.raises(TypeError):

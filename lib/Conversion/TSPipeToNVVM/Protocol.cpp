@@ -10,7 +10,8 @@
 //   release  | ARR E[c] (every thread)        | syncwarp; lane 0 of each warp: ARR E[c]
 //   tail     | num_stages x WAIT E[p]         | num_stages x WAIT E[p]
 //
-// WAIT is a parity wait with the cursor's phase; cursors advance as in §1.8.
+// WAIT is a parity wait with the cursor's phase; cursors advance as in
+// docs/Protocols.md, Cursors.
 //
 //===----------------------------------------------------------------------===//
 

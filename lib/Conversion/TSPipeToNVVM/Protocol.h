@@ -3,7 +3,7 @@
 // Internal to the TSPipeToNVVM conversion. `KernelLowering` owns what one
 // kernel shares (thread/warp ids, barrier storage of every pipeline, init);
 // `ProtocolEmitter` emits the per-type bracket sequences of docs/Protocols.md
-// and advances the task cursors (§1.8-1.9).
+// and advances the task cursors (docs/Protocols.md, Cursors).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 
 A config is rendered as ``#tspipe.config<...>`` text and parsed in an MLIR
 context; the attribute's C++ verifier applies the config-time rules R1-R10 and
-R15 of ts-semantics §3 A/B and names the rule in its diagnostic, which becomes
+R15 (docs/Rules.md) and names the rule in its diagnostic, which becomes
 a :class:`~tspipe.ts.errors.PipelineConfigError`. Python only checks Python
 types (``TypeError`` where TS raises one: R1, R4) and that integers fit the
 IR's 64-bit fields (``PipelineConfigError`` naming the field). Integers may be
@@ -119,7 +119,7 @@ def _as_int_tuple(field: str, value, rule: Optional[str]) -> Tuple[int, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class PipelineConfig:
-    """Every field of TS's ``PipelineConfig`` (ts-semantics §1.12).
+    """Every field of TS's ``PipelineConfig`` (docs/Protocols.md, PipelineConfig fields).
 
     Prefer the seven ``create_*_pipeline_cfg`` factories, which set
     ``pipeline_type`` and the type's defaults like TS. Constructing one
@@ -375,7 +375,7 @@ class PipelineConfig:
         """Shared memory of the barrier ring: ``16 * num_stages`` bytes."""
         return 16 * self.num_stages
 
-    # -- the seven TS factories (ts-semantics §2.1-2.7) -------------------
+    # -- the seven TS factories (docs/Protocols.md, Per-type protocols) -------------------
 
     @staticmethod
     def create_async_async_pipeline_cfg(
@@ -390,7 +390,7 @@ class PipelineConfig:
         advance_on_acquire=False,
         interleave_stride=1,
     ) -> "PipelineConfig":
-        """AsyncAsync: threads produce, threads consume (§2.1).
+        """AsyncAsync: threads produce, threads consume (docs/Protocols.md, AsyncAsync).
 
         ``num_bytes`` is 0. ``producer_op`` (``AsyncThread`` or ``AsyncLoad``
         for cp.async producers) becomes ``async_producer_op``.
@@ -427,7 +427,7 @@ class PipelineConfig:
         num_bytes_per_warp_per_cta=None,
     ) -> "PipelineConfig":
         """TmaAsync: TMA produces ``num_bytes`` bytes per stage, threads consume
-        (§2.2).
+        (docs/Protocols.md, TmaAsync).
 
         There is no ``advance_on_wait`` parameter (as in TS), so asymmetric
         consumer strides fail with R7; ``mcast_mode_mn`` stays (1, 1).
@@ -464,7 +464,7 @@ class PipelineConfig:
         num_bytes_per_warp_per_cta=None,
     ) -> "PipelineConfig":
         """TmaUmma: TMA produces ``num_bytes`` bytes per stage (all V CTAs of a
-        2-CTA pair), tcgen05 MMA consumes (§2.3).
+        2-CTA pair), tcgen05 MMA consumes (docs/Protocols.md, TmaUmma).
 
         ``cta_layout_vmnk`` is required (R10). ``mcast_mode_mn`` is (1, 0),
         (0, 1) or (1, 1) (R15). Raises :class:`PipelineConfigError` (R1, R4,
@@ -498,7 +498,7 @@ class PipelineConfig:
         interleave_stride=1,
     ) -> "PipelineConfig":
         """UmmaAsync: tcgen05 MMA produces (e.g. a TMEM accumulator), threads
-        consume (§2.4). ``num_bytes`` is 0; ``cta_layout_vmnk`` is required
+        consume (docs/Protocols.md, UmmaAsync). ``num_bytes`` is 0; ``cta_layout_vmnk`` is required
         (R10). Raises :class:`PipelineConfigError` or ``TypeError``.
         """
         return PipelineConfig(
@@ -530,7 +530,7 @@ class PipelineConfig:
         interleave_stride=1,
     ) -> "PipelineConfig":
         """AsyncUmma: threads (or cp.async, ``producer_op=AsyncLoad``) produce,
-        tcgen05 MMA consumes (§2.5). ``producer_op`` becomes
+        tcgen05 MMA consumes (docs/Protocols.md, AsyncUmma). ``producer_op`` becomes
         ``umma_consumer_producer_op`` (R3). ``num_bytes`` is 0;
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.
@@ -562,7 +562,7 @@ class PipelineConfig:
         consumer_signaling_threads=_All,
         barrier_ptr=None,
     ) -> "PipelineConfig":
-        """UmmaUmma: tcgen05 (MMA or UTCCP) produces and consumes (§2.6).
+        """UmmaUmma: tcgen05 (MMA or UTCCP) produces and consumes (docs/Protocols.md, UmmaUmma).
         ``num_bytes`` is 0; no interleave or advance flags;
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.
@@ -591,7 +591,7 @@ class PipelineConfig:
         barrier_ptr=None,
     ) -> "PipelineConfig":
         """ClcFetchAsync: cluster launch control fetches a work tile (a
-        ``num_bytes`` = 16-byte response per stage), threads consume (§2.7).
+        ``num_bytes`` = 16-byte response per stage), threads consume (docs/Protocols.md, ClcFetchAsync).
         The producer signals from CTA 0 (``CtaLeader`` by default);
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.

@@ -1,7 +1,7 @@
 """Exceptions of the TS front end.
 
 The C++ verifiers of the tspipe dialect tag every rule diagnostic with the
-rule id of ts-semantics §3 (``[R5] producer_acquire interleave_stride=4 must
+rule id of docs/Rules.md (``[R5] producer_acquire interleave_stride=4 must
 evenly divide num_stages=6; ...``). The front end turns those diagnostics into
 Python exceptions that carry the id:
 
@@ -42,7 +42,7 @@ __all__ = [
 _RULE_RE = re.compile(r"\[((?:R|X)\d+)\]")
 
 # Structural checks that MLIR's ODS traits perform without a rule id, mapped to
-# the TS rule they implement (ts-semantics §3 C). Matched on the C++ text.
+# the TS rule they implement (docs/Rules.md). Matched on the C++ text.
 _UNTAGGED_RULES = (
     # first_iter / last_iter outside the domain loop (HasParent<DomainLoopOp>).
     ("expects parent op 'tspipe.domain_loop'", "R22"),
@@ -111,7 +111,7 @@ class TSPipeError(ValueError):
     """A tspipe verification failure carrying the TS rule id.
 
     Attributes:
-      rule: the rule id of ts-semantics §3 (``"R5"``), or None for a check
+      rule: the rule id of docs/Rules.md (``"R5"``), or None for a check
         that implements no numbered rule.
       message: the C++ verifier's text of the first error.
       location: its MLIR location as text (may be empty).

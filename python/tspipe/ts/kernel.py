@@ -454,7 +454,7 @@ class Task:
 
     def current_stage(self, resource: ResourceRef, role: str = "consumer") -> Stage:
         """The stage a work step addresses when this task did not acquire or
-        wait itself (split producers/consumers, §4.5): the commit cursor's
+        wait itself (split producers/consumers, docs/Protocols.md, Split cursors): the commit cursor's
         (``role="producer"``) or the release cursor's (``"consumer"``)."""
         if role not in ("producer", "consumer"):
             raise ValueError(f"role must be 'producer' or 'consumer', got {role!r}")

@@ -1,5 +1,5 @@
 """TS vocabulary: agents, cooperative groups, signaling threads, pipeline ops
-and pipeline types (ts-semantics §1.5, §1.7, §2). Pure Python.
+and pipeline types (docs/Protocols.md). Pure Python.
 
 Each enum member knows its spelling in tspipe IR (``ir_name``), which is what
 ``#tspipe.config<...>`` and ``#tspipe.group<...>`` use.
@@ -29,7 +29,7 @@ class Agent(enum.Enum):
     ``Thread``, ``32 * size`` for ``Warp``; ``ThreadBlock`` and
     ``ThreadBlockCluster`` depend on the launch shape. TS's count rules
     compare the raw ``size`` with arrival counts, so ``Thread`` groups (size =
-    number of arriving threads) are the consistent choice (ts-semantics §1.5).
+    number of arriving threads) are the consistent choice (docs/Protocols.md, Cooperative groups and arrive counts).
     """
 
     Thread = "thread"
@@ -44,7 +44,7 @@ class Agent(enum.Enum):
 
 
 class SignalingThreads(enum.IntFlag):
-    """Which threads of a task issue a pipeline's barrier operations (§1.7).
+    """Which threads of a task issue a pipeline's barrier operations (docs/Protocols.md, Signaling threads).
 
     ``All`` (every thread of the task), ``CtaLeader`` (only CTAs whose cluster
     rank is a multiple of V; CLC producers: rank 0), ``TaskWarpLeader`` (TMA
@@ -83,7 +83,7 @@ class SignalingThreads(enum.IntFlag):
 
 
 class PipelineOp(enum.Enum):
-    """How an async-thread producer arrives on the full barrier (§2.1, §2.5).
+    """How an async-thread producer arrives on the full barrier (docs/Protocols.md, AsyncAsync and AsyncUmma).
 
     ``AsyncThread``: every producer thread does ``mbarrier.arrive``.
     ``AsyncLoad``: every producer thread does
