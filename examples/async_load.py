@@ -11,6 +11,7 @@ exactly: `n = grid * tiles_per_cta * 1024`.
 import numpy as np
 
 from tspipe.runtime.checks import compare_fp32
+from tspipe.runtime.harness import tiled_problems
 
 KERNEL = "async_load"
 BLOCK_THREADS = 128  # 4 warps
@@ -21,36 +22,13 @@ OUTPUTS = ["y"]
 BANDWIDTH_ELEMS = 256 * 1024 * 1024
 
 
-def _problem(mode, grid, tiles_per_cta):
-    n = int(grid) * int(tiles_per_cta) * TILE_ELEMS
-    return {"label": f"{mode} n={n / 2**20:.2f}Mi grid={grid} "
-                     f"tiles/CTA={tiles_per_cta}",
-            "grid": (int(grid), 1, 1), "tiles_per_cta": int(tiles_per_cta),
-            "n": n}
-
-
-def _fit(grid, ctx):
-    """Rounds the grid up to a whole number of clusters."""
-    c = (ctx.get("cluster") or (1, 1, 1))[0]
-    return -(-grid // c) * c
-
-
 def problems(mode, ctx):
-    sms = ctx.get("sm_count") or 132
-    if mode == "check":
-        return [
-            _problem("check", _fit(sms, ctx), 16),
-            _problem("check", _fit(41, ctx), 25),
-            _problem("check", _fit(2048, ctx), 1),
-        ]
-    if mode == "sanitize":
-        # small, for compute-sanitizer; still wraps the ring several times
-        return [_problem("sanitize", _fit(4, ctx), 10)]
-    if mode == "bandwidth":
-        grid = _fit(sms * max(1, ctx.get("ctas_per_sm") or 1), ctx)
-        tiles = max(1, round(BANDWIDTH_ELEMS / (grid * TILE_ELEMS)))
-        return [_problem("bandwidth", grid, tiles)]
-    return []
+    # 16 tiles per CTA wrap the 4-stage ring; 41 x 25: odd grid and tile
+    # count; 2048 x 1: fewer iterations than stages. Sanitize: small, still
+    # wraps the ring several times.
+    return tiled_problems(mode, ctx, TILE_ELEMS,
+                          check=[(None, 16), (41, 25), (2048, 1)],
+                          sanitize=(4, 10), bandwidth_elems=BANDWIDTH_ELEMS)
 
 
 def make_inputs(rng, problem):

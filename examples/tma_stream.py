@@ -14,6 +14,7 @@ Dynamic shared memory and cluster shape come from the metadata JSON that
 import numpy as np
 
 from tspipe.runtime.checks import compare_fp32
+from tspipe.runtime.harness import tiled_problems
 
 KERNEL = "tma_stream"
 BLOCK_THREADS = 160  # 5 warps
@@ -26,40 +27,13 @@ OUTPUTS = ["y"]
 BANDWIDTH_ELEMS = 256 * 1024 * 1024
 
 
-def _problem(mode, grid, tiles_per_cta):
-    n = int(grid) * int(tiles_per_cta) * TILE_ELEMS
-    return {"label": f"{mode} n={n / 2**20:.2f}Mi grid={grid} "
-                     f"tiles/CTA={tiles_per_cta}",
-            "grid": (int(grid), 1, 1), "tiles_per_cta": int(tiles_per_cta),
-            "n": n}
-
-
-def _fit(grid, ctx):
-    """Rounds the grid up to a whole number of clusters."""
-    c = (ctx.get("cluster") or (1, 1, 1))[0]
-    return -(-grid // c) * c
-
-
 def problems(mode, ctx):
-    sms = ctx.get("sm_count") or 132
-    if mode == "check":
-        return [
-            # more tiles per CTA than stages: the ring wraps, phases flip
-            _problem("check", _fit(sms, ctx), 8),
-            # odd grid, tile count not a multiple of the stage count
-            _problem("check", _fit(37, ctx), 7),
-            # one tile per CTA: fewer iterations than stages, drain at once
-            _problem("check", _fit(1024, ctx), 1),
-        ]
-    if mode == "sanitize":
-        # small, for compute-sanitizer; still wraps the ring several times
-        return [_problem("sanitize", _fit(4, ctx), 6)]
-    if mode == "bandwidth":
-        # One full wave of resident CTAs, each streaming an equal share.
-        grid = _fit(sms * max(1, ctx.get("ctas_per_sm") or 1), ctx)
-        tiles = max(1, round(BANDWIDTH_ELEMS / (grid * TILE_ELEMS)))
-        return [_problem("bandwidth", grid, tiles)]
-    return []
+    # 8 tiles per CTA: more than the stages, the ring wraps and phases flip;
+    # 37 x 7: odd grid, tile count not a multiple of the stage count;
+    # 1024 x 1: fewer iterations than stages, the drain follows at once.
+    return tiled_problems(mode, ctx, TILE_ELEMS,
+                          check=[(None, 8), (37, 7), (1024, 1)],
+                          sanitize=(4, 6), bandwidth_elems=BANDWIDTH_ELEMS)
 
 
 def make_inputs(rng, problem):

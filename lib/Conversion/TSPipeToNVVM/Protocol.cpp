@@ -303,8 +303,7 @@ void ProtocolEmitter::emitConsumerRelease(OpBuilder &b, Location loc,
                                    p.emptyBarrier(b, loc, index), Value(),
                                    NVVM::MemScopeKind::CTA, false);
   });
-  int64_t stride = split ? cfg.getReleaseStride() : cfg.getWaitStride();
-  if (!split)
-    stride = cfg.getReleaseStride();
+  // The release cursor (or the shared one) moves by the release stride.
+  int64_t stride = cfg.getReleaseStride();
   advance(b, loc, c, stride, cfg.getNumStages(), stride > 1 ? Value() : gate);
 }

@@ -52,7 +52,8 @@ from . import launcher as rt
 from .checks import CheckFailure
 from .meta import ExampleMeta
 
-__all__ = ["load_spec", "run_example", "arch_runs_on", "KIND_DTYPES",
+__all__ = ["load_spec", "derived_spec", "tiled_problem", "tiled_problems",
+           "fit_grid", "run_example", "arch_runs_on", "KIND_DTYPES",
            "SpecError"]
 
 KIND_DTYPES = {
@@ -82,6 +83,57 @@ def load_spec(path: str | Path) -> ModuleType:
         if not hasattr(mod, attr):
             raise SpecError(f"{path}: launch spec lacks {attr}")
     return mod
+
+
+def tiled_problem(mode: str, grid: int, tiles_per_cta: int,
+                  tile_elems: int) -> dict:
+    """One problem of a tiled example: `grid` CTAs, each owning
+    `tiles_per_cta` consecutive tiles of `tile_elems` elements."""
+    n = int(grid) * int(tiles_per_cta) * tile_elems
+    return {"label": f"{mode} n={n / 2**20:.2f}Mi grid={grid} "
+                     f"tiles/CTA={tiles_per_cta}",
+            "grid": (int(grid), 1, 1), "tiles_per_cta": int(tiles_per_cta),
+            "n": n}
+
+
+def fit_grid(grid: int, ctx: dict) -> int:
+    """Rounds `grid` up to a whole number of clusters (ctx["cluster"])."""
+    c = (ctx.get("cluster") or (1, 1, 1))[0]
+    return -(-int(grid) // c) * c
+
+
+def tiled_problems(mode: str, ctx: dict, tile_elems: int, check, sanitize,
+                   bandwidth_elems: int) -> list:
+    """The problems of a tiled example for `mode`.
+
+    `check` lists (grid, tiles per CTA) pairs, a grid of None meaning one CTA
+    per SM; `sanitize` is one such pair, small enough for compute-sanitizer;
+    `bandwidth` streams about `bandwidth_elems` elements with one full wave
+    of resident CTAs (ctx["ctas_per_sm"] per SM). Grids are rounded up to
+    whole clusters.
+    """
+    sms = ctx.get("sm_count") or 132
+    if mode == "check":
+        return [tiled_problem(mode, fit_grid(g or sms, ctx), t, tile_elems)
+                for g, t in check]
+    if mode == "sanitize":
+        g, t = sanitize
+        return [tiled_problem(mode, fit_grid(g or sms, ctx), t, tile_elems)]
+    if mode == "bandwidth":
+        grid = fit_grid(sms * max(1, ctx.get("ctas_per_sm") or 1), ctx)
+        tiles = max(1, round(bandwidth_elems / (grid * tile_elems)))
+        return [tiled_problem(mode, grid, tiles, tile_elems)]
+    return []
+
+
+def derived_spec(namespace: dict, base_file: str | Path, **overrides):
+    """Fills a launch spec's `namespace` (its globals()) from the spec in
+    `base_file`, then applies `overrides` (e.g. KERNEL=...): for examples
+    that differ from another only in their kernel."""
+    base = load_spec(base_file)
+    namespace.update({k: v for k, v in vars(base).items()
+                      if not k.startswith("__")})
+    namespace.update(overrides)
 
 
 def _validate(spec, meta: ExampleMeta, kernel_meta, kernel: rt.Kernel):
