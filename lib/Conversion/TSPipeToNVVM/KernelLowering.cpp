@@ -91,20 +91,6 @@ Value KernelLowering::ctaRank(OpBuilder &b, Location loc) {
   return rank;
 }
 
-/// Sum of num_warps over tasks that release `pipe` (TS "consumer tasks").
-static int64_t releasingWarps(KernelOp kernel, StringRef pipe) {
-  int64_t warps = 0;
-  for (auto task : kernel.getBody().getOps<TaskOp>()) {
-    bool releases = false;
-    task.walk([&](ConsumerReleaseOp rel) {
-      releases |= rel.getPipeline() == pipe;
-    });
-    if (releases)
-      warps += task.getNumWarps();
-  }
-  return warps;
-}
-
 LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   Location loc = kernel.getLoc();
   tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
@@ -143,7 +129,9 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
       p.stageBytes = *pipe.getSmemBytes() / stages;
     }
     if (type == PipelineType::TmaAsync) {
-      int64_t w = releasingWarps(kernel, pipe.getSymName());
+      int64_t w = 0;
+      for (TaskOp task : getReleasingTasks(kernel, pipe.getSymName()))
+        w += task.getNumWarps();
       int64_t count = cfg.getEmptyArriveCount();
       // Lane release: one arrive per consumer warp (T == 1). All-thread
       // release: every consumer thread arrives (docs/Protocols.md, TmaAsync).

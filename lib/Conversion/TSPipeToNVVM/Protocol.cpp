@@ -29,10 +29,6 @@ using namespace mlir::tspipe;
 /// CUTLASS uses).
 static constexpr int64_t kWaitTicks = 10000000;
 
-static bool hasFlag(SignalingThreads value, SignalingThreads flag) {
-  return (static_cast<uint32_t>(value) & static_cast<uint32_t>(flag)) != 0;
-}
-
 void ProtocolEmitter::emitIf(OpBuilder &b, Location loc, Value cond,
                              function_ref<void(OpBuilder &)> body) {
   if (!cond) {
@@ -47,7 +43,7 @@ void ProtocolEmitter::emitIf(OpBuilder &b, Location loc, Value cond,
 
 Value ProtocolEmitter::ctaGate(OpBuilder &b, Location loc, PipelineLowering &p,
                                TaskOp task, SignalingThreads signaling) {
-  if (!hasFlag(signaling, SignalingThreads::CtaLeader) ||
+  if (!bitEnumContainsAny(signaling, SignalingThreads::CtaLeader) ||
       task.getRunOnlyOnCtaId() || p.config.getClusterSize() == 1)
     return Value();
   Value rank = k.ctaRank(b, loc);
@@ -78,6 +74,19 @@ void ProtocolEmitter::advance(OpBuilder &b, Location loc, Cursor &cursor,
   cursor = {index, phase};
 }
 
+void ProtocolEmitter::advanceAfterGated(OpBuilder &b, Location loc,
+                                        Cursor &cursor, int64_t stride,
+                                        int64_t numStages, Value gate) {
+  advance(b, loc, cursor, stride, numStages, stride > 1 ? Value() : gate);
+}
+
+Value ProtocolEmitter::probe(OpBuilder &b, Location loc, Value barrier,
+                             Value phase) {
+  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), barrier, phase,
+                                         Value(), NVVM::MemScopeKind::CTA,
+                                         false);
+}
+
 void ProtocolEmitter::waitParity(OpBuilder &b, Location loc, Value barrier,
                                  Value phase, Value ready, StringRef what,
                                  TaskOp task, PipelineLowering &p,
@@ -106,9 +115,7 @@ void ProtocolEmitter::waitParity(OpBuilder &b, Location loc, Value barrier,
       Block *before = b.createBlock(&loop.getBefore(), {}, {i64, i1},
                                     {loc, loc});
       Value polls = before->getArgument(0);
-      Value done = NVVM::MBarrierTryWaitOp::create(
-          b, loc, i1, barrier, phase, Value(), NVVM::MemScopeKind::CTA,
-          false);
+      Value done = probe(b, loc, barrier, phase);
       Value notDone = arith::XOrIOp::create(
           b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
       Value budget = arith::CmpIOp::create(
@@ -153,10 +160,7 @@ Value ProtocolEmitter::emitProducerTryAcquire(OpBuilder &b, Location loc,
                                               PipelineLowering &p, TaskOp task,
                                               TaskCursors &cursors) {
   Cursor &c = cursors.producer;
-  Value barrier = p.emptyBarrier(b, loc, c.index);
-  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), barrier,
-                                         c.phase, Value(),
-                                         NVVM::MemScopeKind::CTA, false);
+  return probe(b, loc, p.emptyBarrier(b, loc, c.index), c.phase);
 }
 
 Value ProtocolEmitter::emitProducerAcquire(OpBuilder &b, Location loc,
@@ -167,7 +171,7 @@ Value ProtocolEmitter::emitProducerAcquire(OpBuilder &b, Location loc,
   Value index = c.index;
   SignalingThreads sig = cfg.getProducerSignaling();
   bool isTma = cfg.getPipelineType() == PipelineType::TmaAsync;
-  bool twl = hasFlag(sig, SignalingThreads::TaskWarpLeader);
+  bool twl = bitEnumContainsAny(sig, SignalingThreads::TaskWarpLeader);
   // TMA producers with TaskWarpLeader wait on every CTA; the arm is gated.
   Value gate = (isTma && twl) ? Value() : ctaGate(b, loc, p, task, sig);
 
@@ -179,7 +183,7 @@ Value ProtocolEmitter::emitProducerAcquire(OpBuilder &b, Location loc,
     // One elected thread per producer warp arms the full barrier with the
     // stage's transaction bytes; with TaskWarpLeader only the task's first
     // warp does.
-    Value armGate = (isTma && twl) ? ctaGate(b, loc, p, task, sig) : gate;
+    Value armGate = twl ? ctaGate(b, loc, p, task, sig) : gate;
     Value warpGate;
     if (twl)
       warpGate = arith::CmpIOp::create(
@@ -199,8 +203,8 @@ Value ProtocolEmitter::emitProducerAcquire(OpBuilder &b, Location loc,
     });
   }
   if (cfg.getAdvanceOnAcquire())
-    advance(b, loc, c, cfg.getAcquireStride(), cfg.getNumStages(),
-            cfg.getAcquireStride() > 1 ? Value() : gate);
+    advanceAfterGated(b, loc, c, cfg.getAcquireStride(), cfg.getNumStages(),
+                      gate);
   return index;
 }
 
@@ -258,9 +262,7 @@ Value ProtocolEmitter::emitConsumerTryWait(OpBuilder &b, Location loc,
                                            PipelineLowering &p, TaskOp task,
                                            TaskCursors &cursors) {
   Cursor &c = cursors.consumer;
-  return NVVM::MBarrierTryWaitOp::create(
-      b, loc, b.getI1Type(), p.fullBarrier(b, loc, c.index), c.phase, Value(),
-      NVVM::MemScopeKind::CTA, false);
+  return probe(b, loc, p.fullBarrier(b, loc, c.index), c.phase);
 }
 
 Value ProtocolEmitter::emitConsumerWait(OpBuilder &b, Location loc,
@@ -275,8 +277,8 @@ Value ProtocolEmitter::emitConsumerWait(OpBuilder &b, Location loc,
                "full barrier", task, p, index);
   });
   if (cfg.getAdvanceOnWait())
-    advance(b, loc, c, cfg.getWaitStride(), cfg.getNumStages(),
-            cfg.getWaitStride() > 1 ? Value() : gate);
+    advanceAfterGated(b, loc, c, cfg.getWaitStride(), cfg.getNumStages(),
+                      gate);
   return index;
 }
 
@@ -305,5 +307,5 @@ void ProtocolEmitter::emitConsumerRelease(OpBuilder &b, Location loc,
   });
   // The release cursor (or the shared one) moves by the release stride.
   int64_t stride = cfg.getReleaseStride();
-  advance(b, loc, c, stride, cfg.getNumStages(), stride > 1 ? Value() : gate);
+  advanceAfterGated(b, loc, c, stride, cfg.getNumStages(), gate);
 }

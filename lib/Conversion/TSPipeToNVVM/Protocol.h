@@ -83,10 +83,13 @@ public:
                            TaskOp task, TaskCursors &cursors);
 
 private:
-  /// The CtaLeader gate (docs/Protocols.md, Signaling threads) (`rank % V == 0`), or null
-  /// when every CTA signals.
+  /// The CtaLeader gate (`rank % V == 0`; docs/Protocols.md, Signaling
+  /// threads), or null when every CTA signals.
   Value ctaGate(OpBuilder &b, Location loc, PipelineLowering &p, TaskOp task,
                 SignalingThreads signaling);
+  /// One non-blocking parity probe of `barrier`: true once the phase with
+  /// parity `phase` has completed.
+  Value probe(OpBuilder &b, Location loc, Value barrier, Value phase);
   /// Blocking parity wait on `barrier` (skipped when `ready` is true).
   void waitParity(OpBuilder &b, Location loc, Value barrier, Value phase,
                   Value ready, StringRef what, TaskOp task,
@@ -95,6 +98,10 @@ private:
   /// only where `gate` holds when a gate is given.
   void advance(OpBuilder &b, Location loc, Cursor &cursor, int64_t stride,
                int64_t numStages, Value gate = Value());
+  /// The advance of a CtaLeader-gated bracket: conditional on `gate` for a
+  /// unit stride, unconditional for a strided (interleaved) role, as TS does.
+  void advanceAfterGated(OpBuilder &b, Location loc, Cursor &cursor,
+                         int64_t stride, int64_t numStages, Value gate);
   /// Runs `body` under `cond` (no branch when cond is null).
   void emitIf(OpBuilder &b, Location loc, Value cond,
               function_ref<void(OpBuilder &)> body);

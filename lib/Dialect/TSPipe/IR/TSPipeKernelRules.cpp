@@ -28,10 +28,6 @@ struct TaskUse {
   bool releases = false; // consumer_release
 };
 
-bool hasFlag(SignalingThreads value, SignalingThreads flag) {
-  return (static_cast<uint32_t>(value) & static_cast<uint32_t>(flag)) != 0;
-}
-
 SmallVector<TaskUse> collectUses(KernelOp kernel, StringRef pipe) {
   SmallVector<TaskUse> uses;
   for (auto task : kernel.getBody().getOps<TaskOp>()) {
@@ -121,7 +117,8 @@ LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
                               int64_t count) {
   if (tasks.empty())
     return success();
-  int64_t s = hasFlag(signaling, SignalingThreads::CtaLeader) ? 1 : scale;
+  int64_t s =
+      bitEnumContainsAny(signaling, SignalingThreads::CtaLeader) ? 1 : scale;
   // Domain-lane tasks (one lane per task) count per lane: each stage is
   // released by the tasks of its lane only.
   if (closingStride > 1 &&
@@ -153,7 +150,7 @@ LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
     return success();
   }
   int64_t w = closingStride > 1 ? 1
-              : hasFlag(signaling, SignalingThreads::TaskWarpLeader)
+              : bitEnumContainsAny(signaling, SignalingThreads::TaskWarpLeader)
                   ? static_cast<int64_t>(tasks.size())
                   : sumWarps(tasks);
   int64_t expected = 32 * w * s;
@@ -176,8 +173,8 @@ LogicalResult verifyTmaProducer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
   if (tasks.empty())
     return success();
   int64_t k = cfg.getCommitStride();
-  bool twl =
-      hasFlag(cfg.getProducerSignaling(), SignalingThreads::TaskWarpLeader);
+  bool twl = bitEnumContainsAny(cfg.getProducerSignaling(),
+                                SignalingThreads::TaskWarpLeader);
   for (TaskOp t : tasks) {
     if (t.getNumWarps() <= 1)
       continue;
@@ -247,6 +244,15 @@ LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
 }
 
 } // namespace
+
+SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
+                                                    StringRef pipeline) {
+  SmallVector<TaskOp> tasks;
+  for (const TaskUse &use : collectUses(kernel, pipeline))
+    if (use.releases)
+      tasks.push_back(use.task);
+  return tasks;
+}
 
 LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {

@@ -44,4 +44,11 @@ LogicalResult verifyKernelRules(KernelOp kernel);
 #define GET_OP_CLASSES
 #include "tspipe/Dialect/TSPipe/IR/TSPipeOps.h.inc"
 
+namespace mlir::tspipe {
+/// TS's consumer tasks of `pipeline`: the tasks of `kernel` with a
+/// consumer_release on it (the tasks whose arrivals the empty barrier
+/// counts).
+SmallVector<TaskOp> getReleasingTasks(KernelOp kernel, StringRef pipeline);
+} // namespace mlir::tspipe
+
 #endif // TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H
