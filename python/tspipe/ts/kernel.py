@@ -368,6 +368,34 @@ class Task:
         # A probe taken before a bracket that moves the same cursor is stale.
         self._pending.pop((pipe, side), None)
 
+    def _probe(self, resource: ResourceRef, side: str, op: str,
+               verb: str) -> Token:
+        """Emits the try op `op` of `side` and records its token as the
+        pending probe of (resource, side)."""
+        pipe = self.kernel._resource_name(resource)
+        name = self._emit_value("ready", f"{op} {_symbol(pipe)}",
+                                f"{verb} token (@{pipe})")
+        token = Token(name, pipe, side, self._stack[-1], self)
+        self._pending[(pipe, side)] = token
+        return token
+
+    def _blocking(self, resource: ResourceRef, side: str, op: str, verb: str,
+                  ready: Optional[Token]) -> "Stage":
+        """Emits the blocking op `op` of `side`, with its `ready` token (or
+        the pending probe), and returns the stage it reaches."""
+        pipe = self.kernel._resource_name(resource)
+        token = self._ready_operand(pipe, side, verb, ready)
+        suffix = f" ready({token})" if token else ""
+        name = self._emit_value("stage", f"{op} {_symbol(pipe)}{suffix}",
+                                f"stage ({verb} @{pipe})")
+        return Stage(self, name, pipe)
+
+    def _advancing(self, resource: ResourceRef, side: str, op: str) -> None:
+        """Emits `op`, a bracket that moves the `side` cursor."""
+        pipe = self.kernel._resource_name(resource)
+        self._cursor_moved(pipe, side)
+        self._emit(f"{op} {_symbol(pipe)}")
+
     # -- schedule: producer side -------------------------------------------
 
     def try_acquire(self, resource: ResourceRef) -> Token:
@@ -378,13 +406,8 @@ class Task:
         and skips its blocking wait when it is true; TS's status register is
         sticky, this token is consumed by that one acquire.
         """
-        pipe = self.kernel._resource_name(resource)
-        name = self._emit_value(
-            "ready", f"tspipe.producer_try_acquire {_symbol(pipe)}",
-            f"try_acquire token (@{pipe})")
-        token = Token(name, pipe, "producer", self._stack[-1], self)
-        self._pending[(pipe, "producer")] = token
-        return token
+        return self._probe(resource, "producer", "tspipe.producer_try_acquire",
+                           "try_acquire")
 
     def acquire(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
         """Wait until the producer's next stage is empty (and, for TMA
@@ -392,28 +415,20 @@ class Task:
         :class:`Stage`. ``ready``: a :class:`Token` from :meth:`try_acquire`
         of the same resource (default: the pending one made in this block, if
         any); anything else raises TypeError."""
-        pipe = self.kernel._resource_name(resource)
-        token = self._ready_operand(pipe, "producer", "acquire", ready)
-        suffix = f" ready({token})" if token else ""
-        name = self._emit_value(
-            "stage", f"tspipe.producer_acquire {_symbol(pipe)}{suffix}",
-            f"stage (acquire @{pipe})")
-        return Stage(self, name, pipe)
+        return self._blocking(resource, "producer", "tspipe.producer_acquire",
+                              "acquire", ready)
 
     def commit(self, resource: ResourceRef) -> None:
         """Signal that the producer's stage is full (arrive on its full
         barrier with the type's producer operation) and advance."""
-        pipe = self.kernel._resource_name(resource)
-        self._cursor_moved(pipe, "producer")
-        self._emit(f"tspipe.producer_commit {_symbol(pipe)}")
+        self._advancing(resource, "producer", "tspipe.producer_commit")
 
     def producer_tail(self, resource: ResourceRef) -> None:
         """Drain: wait until the consumers released every stage this producer
-        filled (``num_stages`` empty-barrier waits). Inserted by the lowering
-        after the body when a producing task does not write it."""
-        pipe = self.kernel._resource_name(resource)
-        self._cursor_moved(pipe, "producer")
-        self._emit(f"tspipe.producer_tail {_symbol(pipe)}")
+        filled (``num_stages / stride`` empty-barrier waits per lane).
+        Inserted by the lowering after the body when a producing task does
+        not write it."""
+        self._advancing(resource, "producer", "tspipe.producer_tail")
 
     # -- schedule: consumer side -------------------------------------------
 
@@ -422,33 +437,21 @@ class Task:
 
         Returns a :class:`Token` used by the next :meth:`wait` of the same
         resource in the same block (see :meth:`try_acquire`)."""
-        pipe = self.kernel._resource_name(resource)
-        name = self._emit_value(
-            "ready", f"tspipe.consumer_try_wait {_symbol(pipe)}",
-            f"try_wait token (@{pipe})")
-        token = Token(name, pipe, "consumer", self._stack[-1], self)
-        self._pending[(pipe, "consumer")] = token
-        return token
+        return self._probe(resource, "consumer", "tspipe.consumer_try_wait",
+                           "try_wait")
 
     def wait(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
         """Wait until the consumer's next stage is full. Returns the
         :class:`Stage` to read. ``ready``: a :class:`Token` from
         :meth:`try_wait` of the same resource (default: the pending one made
         in this block, if any); anything else raises TypeError."""
-        pipe = self.kernel._resource_name(resource)
-        token = self._ready_operand(pipe, "consumer", "wait", ready)
-        suffix = f" ready({token})" if token else ""
-        name = self._emit_value(
-            "stage", f"tspipe.consumer_wait {_symbol(pipe)}{suffix}",
-            f"stage (wait @{pipe})")
-        return Stage(self, name, pipe)
+        return self._blocking(resource, "consumer", "tspipe.consumer_wait",
+                              "wait", ready)
 
     def release(self, resource: ResourceRef) -> None:
         """Signal that the consumer's stage is empty (arrive on its empty
         barrier with the type's consumer operation) and advance."""
-        pipe = self.kernel._resource_name(resource)
-        self._cursor_moved(pipe, "consumer")
-        self._emit(f"tspipe.consumer_release {_symbol(pipe)}")
+        self._advancing(resource, "consumer", "tspipe.consumer_release")
 
     # -- schedule: work steps ------------------------------------------------
 

@@ -310,7 +310,8 @@ def TSPipe_ProducerTailOp : TSPipe_BracketOp<"producer_tail", "true"> {
   let summary = "drain the pipeline before the producer exits";
   let description = [{
     Waits until every stage the producer filled has been released by the
-    consumers (`num_stages` empty-barrier waits, advancing the cursor), so
+    consumers (`num_stages / k` empty-barrier waits, advancing the cursor
+    by k, the producer's commit stride; k = 1 unless interleaved), so
     that no arrive targets a barrier of an exited CTA (docs/Protocols.md,
     Producer drain).
     The lowering inserts it at the end of every producing task that does not
