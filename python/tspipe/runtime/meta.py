@@ -18,6 +18,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..targets import PTX_FEATURES
+
 __all__ = [
     "PipelineMeta",
     "TaskMeta",
@@ -418,16 +420,8 @@ def extract_gpu_objects(text: str) -> list[dict]:
     return objs
 
 
-# PTX ISA version each target needs (the features of #nvvm.target).
-DEFAULT_FEATURES = {
-    "sm_90": "+ptx80", "sm_90a": "+ptx80",
-    "sm_100": "+ptx86", "sm_100a": "+ptx86",
-    "sm_101a": "+ptx86", "sm_120a": "+ptx87",
-}
-
-
 def retarget(module_text: str, chip: str, features: str | None = None) -> str:
     """Rewrites every `#nvvm.target<...>` of the module to `chip`."""
-    features = features or DEFAULT_FEATURES.get(chip, "+ptx86")
+    features = features or PTX_FEATURES.get(chip, "+ptx86")
     new = f'#nvvm.target<chip = "{chip}", features = "{features}">'
     return re.sub(r"#nvvm\.target(<[^>]*>)?", new, module_text)

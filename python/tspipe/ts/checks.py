@@ -14,6 +14,7 @@ import numbers
 import re
 from typing import Optional, Tuple
 
+from ..targets import PTX_FEATURES
 from .errors import ArchError, caller_location
 
 __all__ = [
@@ -78,18 +79,6 @@ def identifier_problem(kind: str, name) -> Optional[str]:
 
 # -- target architectures -------------------------------------------------------
 
-# PTX ISA versions that the NVPTX backend of LLVM 22 needs for the
-# architecture-specific targets (BUILD-NOTES "NVVM to PTX").
-_PTX_FEATURES = {
-    "sm_90": "+ptx80",
-    "sm_90a": "+ptx80",
-    "sm_100": "+ptx86",
-    "sm_100a": "+ptx86",
-    "sm_101a": "+ptx86",
-    "sm_103a": "+ptx88",
-    "sm_120a": "+ptx87",
-}
-
 # The chips tspipe kernels may target: sm_90 or newer, and
 # architecture-specific ("a"), because the lowering uses setmaxnreg (task
 # register counts), which the NVPTX backend selects only for those; on
@@ -103,7 +92,7 @@ SUPPORTED_ARCHS: Tuple[str, ...] = ("sm_90a", "sm_100a", "sm_101a", "sm_103a",
 def ptx_features(arch: str) -> Optional[str]:
     """The ``features`` string of ``#nvvm.target`` for ``arch`` (e.g.
     ``"+ptx80"`` for ``sm_90a``), or None to let LLVM choose."""
-    return _PTX_FEATURES.get(arch)
+    return PTX_FEATURES.get(arch)
 
 
 def check_arch(arch) -> str:
