@@ -10,14 +10,39 @@
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRegistration.h"
+#include "tspipe-c/Attributes.h"
 #include "tspipe-c/Dialects.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
 #include <mutex>
+#include <vector>
 
 namespace nb = nanobind;
+
+namespace {
+std::vector<int64_t> toInts(nb::handle seq) {
+  std::vector<int64_t> out;
+  for (nb::handle item : seq)
+    out.push_back(nb::cast<int64_t>(item));
+  return out;
+}
+
+nb::list fromInts(const int64_t *data, intptr_t n) {
+  nb::list out;
+  for (intptr_t i = 0; i < n; ++i)
+    out.append(data[i]);
+  return out;
+}
+
+/// A null attribute (the verifier emitted diagnostics) becomes None.
+nb::object attrOrNone(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return nb::none();
+  return nb::cast(attr);
+}
+} // namespace
 
 NB_MODULE(_tspipe, m) {
   m.doc() = "tspipe dialect and pass registration (C API)";
@@ -44,6 +69,106 @@ NB_MODULE(_tspipe, m) {
       "Registers the tspipe dialect in `context` (default: the current "
       "Context) and loads it unless load=False. Contexts made by "
       "tspipe.ir.Context already have it.");
+
+  m.def(
+      "stage_type",
+      [](MlirContext context) { return tspipeStageTypeGet(context); },
+      nb::arg("context").none() = nb::none(),
+      "The `!tspipe.stage` type in `context` (default: the current one).");
+
+  m.def(
+      "group_attr",
+      [](uint32_t agent, int64_t size, MlirLocation loc) {
+        return attrOrNone(tspipeCooperativeGroupAttrGetChecked(loc, agent, size));
+      },
+      nb::arg("agent"), nb::arg("size"), nb::arg("loc").none() = nb::none(),
+      "`#tspipe.group<agent, size>` (agent: the ODS Agent value), verified "
+      "by C++ (R8); None after emitting the diagnostics at `loc`.");
+
+  m.def(
+      "group_fields",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsACooperativeGroup(attr))
+          throw nb::type_error("not a #tspipe.group attribute");
+        return nb::make_tuple(tspipeCooperativeGroupAttrGetAgent(attr),
+                              tspipeCooperativeGroupAttrGetSize(attr));
+      },
+      nb::arg("attr"), "(agent, size) of a `#tspipe.group` attribute.");
+
+  m.def(
+      "config_attr",
+      [](nb::dict fields, MlirLocation loc) {
+        TSPipePipelineConfigFields f{};
+        f.pipelineType = nb::cast<uint32_t>(fields["pipeline_type"]);
+        f.numStages = nb::cast<int64_t>(fields["num_stages"]);
+        f.numBytes = nb::cast<int64_t>(fields["num_bytes"]);
+        f.producerGroup = nb::cast<MlirAttribute>(fields["producer_group"]);
+        f.consumerGroup = nb::cast<MlirAttribute>(fields["consumer_group"]);
+        std::vector<int64_t> layout = toInts(fields["cta_layout_vmnk"]);
+        f.numCtaLayoutVmnk = layout.size();
+        f.ctaLayoutVmnk = layout.data();
+        f.producerSignaling = nb::cast<uint32_t>(fields["producer_signaling"]);
+        f.consumerSignaling = nb::cast<uint32_t>(fields["consumer_signaling"]);
+        nb::object wait = fields["consumer_wait_signaling"];
+        f.hasConsumerWaitSignaling = !wait.is_none();
+        f.consumerWaitSignaling = wait.is_none() ? 0 : nb::cast<uint32_t>(wait);
+        f.asyncProducerOp = nb::cast<uint32_t>(fields["async_producer_op"]);
+        f.ummaConsumerProducerOp =
+            nb::cast<uint32_t>(fields["umma_consumer_producer_op"]);
+        f.advanceOnWait = nb::cast<bool>(fields["advance_on_wait"]);
+        f.advanceOnAcquire = nb::cast<bool>(fields["advance_on_acquire"]);
+        std::vector<int64_t> stride = toInts(fields["interleave_stride"]);
+        f.numInterleaveStride = stride.size();
+        f.interleaveStride = stride.data();
+        nb::object perWarp = fields["num_bytes_per_warp_per_cta"];
+        f.hasNumBytesPerWarpPerCta = !perWarp.is_none();
+        f.numBytesPerWarpPerCta =
+            perWarp.is_none() ? 0 : nb::cast<int64_t>(perWarp);
+        std::vector<int64_t> mcast = toInts(fields["mcast_mode_mn"]);
+        f.numMcastModeMn = mcast.size();
+        f.mcastModeMn = mcast.data();
+        return attrOrNone(tspipePipelineConfigAttrGetChecked(loc, &f));
+      },
+      nb::arg("fields"), nb::arg("loc").none() = nb::none(),
+      "`#tspipe.config` from a dict of every field (enum fields as their ODS "
+      "values, groups as `#tspipe.group` attributes, arrays as int lists, "
+      "optional fields as None), verified by C++ (R1-R10, R15); None after "
+      "emitting the diagnostics at `loc`.");
+
+  m.def(
+      "config_fields",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsAPipelineConfig(attr))
+          throw nb::type_error("not a #tspipe.config attribute");
+        TSPipePipelineConfigFields f{};
+        tspipePipelineConfigAttrGetFields(attr, &f);
+        nb::dict d;
+        d["pipeline_type"] = f.pipelineType;
+        d["num_stages"] = f.numStages;
+        d["num_bytes"] = f.numBytes;
+        d["producer_group"] = f.producerGroup;
+        d["consumer_group"] = f.consumerGroup;
+        d["cta_layout_vmnk"] = fromInts(f.ctaLayoutVmnk, f.numCtaLayoutVmnk);
+        d["producer_signaling"] = f.producerSignaling;
+        d["consumer_signaling"] = f.consumerSignaling;
+        d["consumer_wait_signaling"] =
+            f.hasConsumerWaitSignaling ? nb::cast(f.consumerWaitSignaling)
+                                       : nb::none();
+        d["async_producer_op"] = f.asyncProducerOp;
+        d["umma_consumer_producer_op"] = f.ummaConsumerProducerOp;
+        d["advance_on_wait"] = f.advanceOnWait;
+        d["advance_on_acquire"] = f.advanceOnAcquire;
+        d["interleave_stride"] =
+            fromInts(f.interleaveStride, f.numInterleaveStride);
+        d["num_bytes_per_warp_per_cta"] =
+            f.hasNumBytesPerWarpPerCta ? nb::cast(f.numBytesPerWarpPerCta)
+                                       : nb::none();
+        d["mcast_mode_mn"] = fromInts(f.mcastModeMn, f.numMcastModeMn);
+        return d;
+      },
+      nb::arg("attr"),
+      "Every field of a `#tspipe.config` attribute, in the form config_attr "
+      "takes.");
 
   m.def(
       "register_passes",
