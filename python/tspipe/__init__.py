@@ -3,14 +3,17 @@
 Subpackages and modules (all imported lazily, on first use):
 
 * ``tspipe.ir``, ``tspipe.passmanager``, ``tspipe.dialects.tspipe`` (and
-  ``tspipe.dialects.{gpu,nvvm,llvm,arith,scf,func,memref,cf,index,builtin}``):
+  ``tspipe.dialects.{gpu,nvvm,llvm,arith,scf,vector,func,memref,cf,index,
+  builtin}``):
   MLIR's Python bindings bundled with the tspipe dialect. They need the
   compiled extension (``tspipe._mlir_libs``).
 * ``tspipe.ts``: the front end in the vocabulary of CuTe DSL's Task
   Scheduling (``PipelineConfig`` and its seven factories, ``Kernel``, tasks and
-  schedules). Its enums and ``CooperativeGroup`` are pure Python; building a
-  config or a kernel verifies it with the C++ verifiers (needs the extension).
-* ``tspipe.compile``: ``lower_to_ptx`` (needs the extension).
+  schedules), built with the MLIR builders and verified by the C++
+  verifiers; its enums are the dialect's generated ones (needs the
+  extension).
+* ``tspipe.compile``: ``lower_to_ptx``, ``lower_module`` (needs the
+  extension); ``tspipe.launch``: launch facts read from the IR's attributes.
 * ``tspipe.runtime``: pure-Python launch code (cuda-python); importable where
   the extension cannot be loaded.
 
@@ -28,7 +31,8 @@ import importlib as _importlib
 __version__ = "0.1.0"
 
 _SUBMODULES = frozenset(
-    {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime"}
+    {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime",
+     "launch"}
 )
 
 _TS_NAMES = frozenset(

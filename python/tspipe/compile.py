@@ -1,11 +1,14 @@
 """Lowering tspipe modules to PTX through the MLIR pass manager.
 
-:func:`lower_to_ptx` parses a module (text, or anything with ``to_mlir()``
-such as a :class:`tspipe.ts.Kernel`), points every ``gpu.module`` at the NVVM
-target of ``arch``, runs the ``tspipe-to-nvvm`` pipeline and
-``gpu-module-to-binary{format=isa}``, and returns the PTX text stored in the
-resulting ``gpu.binary`` -- the same PTX as ``tspipe-opt --tspipe-to-nvvm
---gpu-module-to-binary=format=isa`` for a module whose target is the same.
+:func:`lower_to_ptx` takes a :class:`tspipe.ts.Kernel` (a copy of its
+built module) or module text, points the ``gpu.module`` s at ``arch`` when
+one is given (MLIR's ``nvvm-attach-target``), runs the ``tspipe-to-nvvm``
+pipeline and ``gpu-module-to-binary{format=isa}``, and returns the PTX text
+stored in the resulting ``gpu.binary``. :func:`lower_module` is the one
+compile path (the Python API, the tests and ``make demo``); for a module
+with the same target it gives byte-identical PTX to ``tspipe-opt
+--tspipe-to-nvvm --gpu-module-to-binary=format=isa`` (the -O level is the
+NVVM target's own unless ``opt_level`` is given; test_compile.py checks).
 No GPU, CUDA toolkit or ``ptxas`` is needed (PTX is produced by LLVM's NVPTX
 backend). PTX is tied to its architecture: compile once per ``arch``
 (``sm_90a`` for Hopper, ``sm_100a`` for Blackwell; see
@@ -27,6 +30,7 @@ Needs the compiled extension.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Dict, Optional
 
 from .ts.checks import SUPPORTED_ARCHS, as_int, check_arch
@@ -39,31 +43,40 @@ from .ts.errors import (
 )
 from .ts.kernel import ptx_features
 
-__all__ = ["lower_to_ptx", "lower_to_ptx_all", "nvvm_target", "CompileError",
+__all__ = ["lower_to_ptx", "lower_to_ptx_all", "lower_module",
+           "attach_target_pipeline", "CompileError",
            "ArchError", "SUPPORTED_ARCHS"]
 
 
-def nvvm_target(arch: str = "sm_90a", features: Optional[str] = None,
-                opt_level: int = 3) -> str:
-    """The ``#nvvm.target<...>`` text for ``arch`` (e.g. ``sm_90a``).
+def attach_target_pipeline(arch: str, features: Optional[str] = None,
+                           opt_level: Optional[int] = None) -> str:
+    """The ``nvvm-attach-target`` pass (MLIR's) that points every
+    ``gpu.module`` at ``arch``, as a pass pipeline element.
 
-    ``features`` defaults to the PTX ISA version the architecture needs
-    (``+ptx80`` for sm_90a, ``+ptx86`` for sm_100a); ``opt_level`` is LLVM's
-    -O level used when serializing. Only builds the text: which chips can be
-    lowered to is checked by :func:`lower_to_ptx`.
+    ``features`` defaults to the PTX ISA version of
+    :data:`tspipe.targets.PTX_FEATURES`; ``opt_level`` None keeps the NVVM
+    target's own default -O level -- the one ``tspipe-opt
+    --gpu-module-to-binary`` uses for a ``#nvvm.target`` that names none, so
+    both paths give the same PTX.
     """
     features = features if features is not None else ptx_features(arch)
-    text = f'#nvvm.target<O = {opt_level}, chip = "{arch}"'
+    options = f"chip={arch}"
     if features:
-        text += f', features = "{features}"'
-    return text + ">"
+        options += f" features={features}"
+    if opt_level is not None:
+        options += f" O={opt_level}"
+    return f"nvvm-attach-target{{{options}}}"
 
 
-def _pipeline(debug_hang_timeout: int) -> str:
+def _pipelines(debug_hang_timeout: int):
+    """``tspipe-to-nvvm``, then ``gpu-module-to-binary{format=isa}``: the
+    same passes, with the same options, as ``tspipe-opt --tspipe-to-nvvm
+    --gpu-module-to-binary=format=isa``."""
     lowering = "tspipe-to-nvvm"
     if debug_hang_timeout:
         lowering += f"{{debug-hang-timeout={int(debug_hang_timeout)}}}"
-    return f"builtin.module({lowering}, gpu-module-to-binary{{format=isa}})"
+    return (f"builtin.module({lowering})",
+            "builtin.module(gpu-module-to-binary{format=isa})")
 
 
 def _check_options(features, debug_hang_timeout, opt_level):
@@ -77,29 +90,104 @@ def _check_options(features, debug_hang_timeout, opt_level):
         raise ValueError(
             f"debug_hang_timeout = {timeout} must be >= 0 (0: off) and fit in "
             f"a signed 64-bit integer")
+    if opt_level is None:
+        return timeout, None
     level = as_int(opt_level)
     if level is None:
-        raise TypeError(f"opt_level must be an int, got {opt_level!r}")
+        raise TypeError(f"opt_level must be an int or None, got {opt_level!r}")
     if not 0 <= level <= 3:
         raise ValueError(f"opt_level = {level} must be 0, 1, 2 or 3")
     return timeout, level
 
 
-def lower_to_ptx_all(module, arch: str = "sm_90a", *,
+def _gpu_modules(op):
+    return [o for o in op.regions[0].blocks[0].operations
+            if o.operation.name == "gpu.module"]
+
+
+def lower_module(module_op, *, arch: Optional[str] = None,
+                 features: Optional[str] = None,
+                 debug_hang_timeout: int = 0,
+                 opt_level: Optional[int] = None,
+                 lowered_facts: Optional[dict] = None) -> Dict[str, str]:
+    """Lower a parsed or built ``builtin.module`` operation in place (in its
+    own Context, which must be current); returns ``{gpu.module name: ptx}``.
+
+    The one compile path: :func:`lower_to_ptx_all`, :meth:`Kernel.to_ptx`
+    and ``make demo`` all come here. With ``arch`` (or ``features`` /
+    ``opt_level``) given, every ``gpu.module``'s targets are replaced by
+    ``nvvm-attach-target``'s; otherwise the module's own targets are used (a
+    ``gpu.module`` without one gets sm_90a's). ``lowered_facts``, a dict,
+    receives :func:`tspipe.launch.lowered_facts` of the NVVM-level module.
+    Raises like :func:`lower_to_ptx_all`.
+    """
+    ir = importlib.import_module("tspipe.ir")
+    passmanager = importlib.import_module("tspipe.passmanager")
+    gpu = importlib.import_module("tspipe.dialects.gpu")
+    modules = _gpu_modules(module_op)
+    if not modules:
+        raise TSPipeError("the module has no gpu.module to lower; put the "
+                          "gpu.func (or the Kernel) in a gpu.module")
+    retarget = arch is not None or features is not None or opt_level is not None
+    untargeted = [m for m in modules if "targets" not in m.operation.attributes]
+    if not retarget:
+        # A chip LLVM cannot select tspipe's instructions for ends in an LLVM
+        # fatal error: check the module's own targets first (X7).
+        for m in modules:
+            if "targets" in m.operation.attributes:
+                for target in ir.ArrayAttr(m.operation.attributes["targets"]):
+                    chip = re.search(r'chip = "([^"]*)"', str(target))
+                    if chip:
+                        check_arch(chip.group(1))
+    if retarget or untargeted:
+        chip = arch or "sm_90a"
+        for m in (modules if retarget else untargeted):
+            if "targets" in m.operation.attributes:
+                del m.operation.attributes["targets"]
+        pm = passmanager.PassManager.parse(
+            "builtin.module(" + attach_target_pipeline(chip, features, opt_level)
+            + ")")
+        pm.run(module_op)
+    try:
+        to_nvvm, to_binary = _pipelines(debug_hang_timeout)
+        passmanager.PassManager.parse(to_nvvm).run(module_op)
+        if lowered_facts is not None:
+            launch = importlib.import_module("tspipe.launch")
+            lowered_facts.update(launch.lowered_facts(module_op))
+        passmanager.PassManager.parse(to_binary).run(module_op)
+    except ir.MLIRError as err:
+        # A diagnostic naming a rule is the input's fault (ValueError);
+        # anything else is a failure to lower a verified module.
+        raise error_from_mlir(err, untagged=CompileError) from None
+    result: Dict[str, str] = {}
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.operation.name != "gpu.binary":
+            continue
+        name = ir.StringAttr(op.operation.attributes["sym_name"]).value
+        for obj in ir.ArrayAttr(op.operation.attributes["objects"]):
+            result[name] = gpu.ObjectAttr(obj).object.decode("utf-8")
+    return result
+
+
+def lower_to_ptx_all(module, arch: Optional[str] = None, *,
                      features: Optional[str] = None,
                      debug_hang_timeout: int = 0,
-                     opt_level: int = 3) -> Dict[str, str]:
+                     opt_level: Optional[int] = None) -> Dict[str, str]:
     """Lower every ``gpu.module`` of ``module``; returns ``{name: ptx}``.
 
     Args:
-      module: module text, or an object with ``to_mlir(arch)`` (a Kernel).
+      module: a :class:`tspipe.ts.Kernel` (lowered from a copy of its built
+        module), or module text.
       arch: the SM architecture, one of :data:`SUPPORTED_ARCHS`
-        (``"sm_90a"``, ``"sm_100a"``, ...). It replaces the targets the
-        ``gpu.module`` s carry.
+        (``"sm_90a"``, ``"sm_100a"``, ...); it replaces the targets the
+        ``gpu.module`` s carry. None: a Kernel's own ``arch``; for text, the
+        module's own targets (sm_90a where it has none).
       features: ``#nvvm.target`` features (default: by ``arch``).
       debug_hang_timeout: if > 0, blocking barrier waits trap after that many
         failed polls (``tspipe-to-nvvm{debug-hang-timeout=N}``).
-      opt_level: LLVM optimization level for the PTX (0-3).
+      opt_level: LLVM optimization level for the PTX (0-3); None keeps the
+        NVVM target's default, the level ``tspipe-opt`` uses, so that both
+        give the same PTX.
 
     Raises:
       ArchError (ValueError): ``arch`` cannot run tspipe kernels (before
@@ -110,53 +198,32 @@ def lower_to_ptx_all(module, arch: str = "sm_90a", *,
       TSPipeError (ValueError): the module has no ``gpu.module``.
       CompileError (RuntimeError): lowering the verified module failed.
     """
-    arch = check_arch(arch)
+    if arch is not None:
+        arch = check_arch(arch)
     debug_hang_timeout, opt_level = _check_options(features, debug_hang_timeout,
                                                    opt_level)
     ir = importlib.import_module("tspipe.ir")
-    passmanager = importlib.import_module("tspipe.passmanager")
-    gpu = importlib.import_module("tspipe.dialects.gpu")
-
-    text = module.to_mlir(arch) if hasattr(module, "to_mlir") else module
-    if not isinstance(text, str):
+    options = dict(features=features, debug_hang_timeout=debug_hang_timeout,
+                   opt_level=opt_level)
+    if hasattr(module, "build") and hasattr(module, "module"):
+        arch = arch or module.arch
+        module.build(arch)
+        with module.context, ir.Location.unknown():
+            copy = module.module.operation.clone()
+            return lower_module(copy, arch=arch, **options)
+    if not isinstance(module, str):
         raise TypeError(
-            f"module must be MLIR text or have to_mlir() (a Kernel), got "
-            f"{type(module).__name__}")
-    with ir.Context() as ctx, ir.Location.unknown():
+            f"module must be MLIR text or a Kernel, got {type(module).__name__}")
+    with ir.Context(), ir.Location.unknown():
         try:
-            parsed = ir.Module.parse(text)
+            parsed = ir.Module.parse(module)
         except ir.MLIRError as err:
             # Parsing verifies: the same errors as Kernel.build.
             raise error_from_mlir(err, untagged=ScheduleError) from None
-        target = ir.Attribute.parse(nvvm_target(arch, features, opt_level))
-        found = False
-        for op in parsed.body.operations:
-            if op.operation.name == "gpu.module":
-                op.operation.attributes["targets"] = ir.ArrayAttr.get([target])
-                found = True
-        if not found:
-            raise TSPipeError("the module has no gpu.module to lower; put the "
-                              "gpu.func (or the Kernel) in a gpu.module")
-        try:
-            pm = passmanager.PassManager.parse(_pipeline(debug_hang_timeout))
-            pm.run(parsed.operation)
-        except ir.MLIRError as err:
-            # A diagnostic naming a rule is the input's fault (ValueError);
-            # anything else is a failure to lower a verified module.
-            raise error_from_mlir(err, untagged=CompileError) from None
-
-        result: Dict[str, str] = {}
-        for op in parsed.body.operations:
-            if op.operation.name != "gpu.binary":
-                continue
-            name = ir.StringAttr(op.operation.attributes["sym_name"]).value
-            objects = ir.ArrayAttr(op.operation.attributes["objects"])
-            for obj in objects:
-                result[name] = gpu.ObjectAttr(obj).object.decode("utf-8")
-        return result
+        return lower_module(parsed.operation, arch=arch, **options)
 
 
-def lower_to_ptx(module, arch: str = "sm_90a", *, gpu_module: Optional[str] = None,
+def lower_to_ptx(module, arch: Optional[str] = None, *, gpu_module: Optional[str] = None,
                  **options) -> str:
     """Lower a tspipe module to PTX for ``arch``; returns the PTX text.
 

@@ -180,10 +180,10 @@ def test_tspipe_opt_installed():
 
 
 def test_import_tspipe_loads_no_extension():
+    # `import tspipe` loads nothing compiled; tspipe.ts does (its enums are
+    # the dialect's generated ones, its checks the C++ verifiers).
     code = (
-        "import sys, tspipe, tspipe.ts\n"
-        "from tspipe.ts import CooperativeGroup, Agent, SignalingThreads\n"
-        "CooperativeGroup(Agent.Thread, 32)\n"
+        "import sys, tspipe\n"
         "assert not any(m.startswith('tspipe._mlir_libs') for m in sys.modules), "
         "sorted(m for m in sys.modules if m.startswith('tspipe'))\n"
         "print('ok')\n")

@@ -92,7 +92,8 @@ SIGNATURES = {
         ("producer_group", REQUIRED), ("consumer_group", REQUIRED),
         ("cta_layout_vmnk", None), ("producer_signaling_threads", All),
         ("consumer_signaling_threads", All), ("barrier_ptr", None),
-        ("interleave_stride", 1), ("num_bytes_per_warp_per_cta", None)],
+        ("advance_on_wait", False), ("interleave_stride", 1),
+        ("num_bytes_per_warp_per_cta", None)],
     "create_tma_umma_pipeline_cfg": [
         ("num_stages", REQUIRED), ("num_bytes", REQUIRED),
         ("producer_group", REQUIRED), ("consumer_group", REQUIRED),
@@ -155,7 +156,8 @@ def test_vocabulary():
     assert len(PipelineType) == 7
     assert {op.name for op in PipelineOp} == {"AsyncThread", "AsyncLoad"}
     assert CooperativeGroup(Agent.Warp).size == 1
-    with pytest.raises(TypeError):
+    # An agent that is not an Agent is a ValueError, as in TS 4.8.1.
+    with pytest.raises(PipelineConfigError):
         CooperativeGroup("thread", 32)
 
 
@@ -333,11 +335,11 @@ def test_r6_asymmetric_producer_strides():
 def test_r7_asymmetric_consumer_strides():
     assert tma_umma(interleave_stride=(1, 1, 4, 1), advance_on_wait=True)
     expect_config_error("R7", tma_umma, interleave_stride=(1, 1, 4, 1))
-    # TmaAsync's factory has no advance_on_wait (TS's discrepancy, docs/Rules.md R7).
     expect_config_error("R7", tma_async, num_stages=8,
                         interleave_stride=(1, 1, 4, 1))
-    with pytest.raises(TypeError):
-        tma_async(advance_on_wait=True)
+    # TS 4.8.1's TmaAsync factory takes advance_on_wait.
+    assert tma_async(num_stages=8, interleave_stride=(1, 1, 4, 1),
+                     advance_on_wait=True).advance_on_wait
 
 
 def test_r8_cooperative_group_size():
@@ -433,8 +435,9 @@ def test_numpy_integers_are_ints():
 
 
 def test_bool_is_not_an_int():
-    expect_type_error("R8", G, T, True)
-    expect_type_error("R8", G, T, np.bool_(True))
+    # A bool group size is a ValueError (TS: False is a size of 0).
+    expect_config_error("R8", G, T, True)
+    expect_config_error("R8", G, T, np.bool_(True))
     expect_type_error("R4", tma_async, interleave_stride=np.bool_(True))
     with pytest.raises(ConfigTypeError):
         tma_async(num_stages=True)
@@ -442,3 +445,39 @@ def test_bool_is_not_an_int():
         tma_async(num_stages=np.bool_(True))
     with pytest.raises(ConfigTypeError):
         tma_async(num_bytes=4096.0)
+
+
+# --------------------------------------------------------------------------
+# Agreement with TS 4.8.1 at the factory call (each case measured with real
+# TS: same exception class).
+# --------------------------------------------------------------------------
+
+def test_ts_agreement_tma_async_advance_on_wait():
+    # Same keyword and position as TS's factory (after barrier_ptr).
+    cfg = P.create_tma_async_pipeline_cfg(4, 64, G(T, 1), G(T, 1), None,
+                                          SignalingThreads.All,
+                                          SignalingThreads.All, None, True)
+    assert cfg.advance_on_wait is True
+
+
+def test_ts_agreement_interleave_stride_shapes():
+    # A list is a TypeError in TS, whatever its length.
+    expect_type_error("R4", tma_async, interleave_stride=[1, 1, 1, 1])
+    expect_type_error("R4", tma_async, interleave_stride=[1, 1])
+    # A tuple of another length than 4 is a ValueError in TS.
+    expect_config_error("R4", tma_async, interleave_stride=(1, 1, 1))
+    expect_config_error("R4", tma_async, interleave_stride=(1,))
+    assert tma_async(interleave_stride=(1, 1, 1, 1)).strides == (1, 1, 1, 1)
+
+
+def test_ts_agreement_cooperative_group_and_producer_op():
+    for call in (lambda: CooperativeGroup("Thread", 2),
+                 lambda: CooperativeGroup(Agent.Warp, False),
+                 lambda: CooperativeGroup(1, 2)):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert info.value.rule == "R8"
+    expect_config_error("R2", P.create_async_async_pipeline_cfg, 4, G(T, 1),
+                        G(T, 1), None, producer_op=1)
+    expect_config_error("R3", P.create_async_umma_pipeline_cfg, 4, G(T, 1),
+                        G(T, 1), (1, 1, 1, 1), producer_op=1)

@@ -1,8 +1,10 @@
 """The TS-style kernel builder: Kernel, pipelines, tasks and schedules.
 
-The builder emits tspipe IR text; the C++ verifiers decide. Rule failures
-come back as ScheduleError / PipelineConfigError (ValueError) carrying the
-rule id and the Python line of the offending schedule step.
+The builder builds tspipe IR through the generated op classes; the C++
+verifiers decide. Rule failures come back as ScheduleError /
+PipelineConfigError (ValueError) carrying the rule id and the Python line of
+the offending schedule step. No kernel here is written as MLIR text: work
+steps build their ops with the dialect builders.
 """
 
 import os
@@ -12,6 +14,7 @@ import pytest
 
 import tspipe
 import tspipe.ir as ir
+from tspipe.dialects import arith, llvm
 from tspipe.ts import (
     Agent,
     CooperativeGroup,
@@ -68,25 +71,37 @@ def test_builds_and_verifies():
     module = k.build()
     assert isinstance(module, ir.Module)
     assert len(ops_of(module, "tspipe.kernel")) == 1
-    assert len(ops_of(module, "tspipe.task")) == 2
+    (load, math) = ops_of(module, "tspipe.task")
     assert len(ops_of(module, "tspipe.producer_acquire")) == 1
     assert len(ops_of(module, "tspipe.stage_buffer")) == 1
     assert k.block_threads == 160
-    text = k.to_mlir()
-    assert '#nvvm.target<chip = "sm_90a", features = "+ptx80">' in text
-    assert "gpu.func @stream(%out: !llvm.ptr<1>) kernel" in text
-    assert "tspipe.task @load warps(0, 1) produces [@ring]" in text
-    assert "tspipe.task @math warps(1, 4) consumes [@ring]" in text
-    # Every emitted op carries the location of the line that wrote it.
-    assert f'{THIS_FILE}":' in text
+    (func,) = ops_of(module, "gpu.func")
+    assert ir.StringAttr(func.attributes["sym_name"]).value == "stream"
+    assert "gpu.kernel" in func.attributes
+    assert [a.type for a in k._entry.arguments] == [llvm.PointerType.get(
+        1, context=k.context)]
+    (gpu_module,) = ops_of(module, "gpu.module")
+    assert str(gpu_module.attributes["targets"]) == \
+        '[#nvvm.target<chip = "sm_90a", features = "+ptx80">]'
+    assert ir.IntegerAttr(load.attributes["warp_idx"]).value == 0
+    assert ir.IntegerAttr(math.attributes["num_warps"]).value == 4
+    # Every built op carries the location of the line that built it.
+    for op in ops_of(module, "tspipe.producer_acquire") + [load, math]:
+        assert THIS_FILE in str(op.location), op.location
     k.verify()
 
 
 def test_build_in_given_context():
-    k, _, _, _ = producer_consumer()
-    with ir.Context() as context:
-        module = k.build(context)
-        assert module.context is context
+    context = ir.Context()
+    k = Kernel(num_warps=1, context=context)
+    t = k.task("t", 0, 1)
+    with t.domain_loop(0, 1):
+        pass
+    assert k.build().context is context
+
+
+def _ready_operands(module, name):
+    return [len(op.operands) for op in ops_of(module, name)]
 
 
 def test_try_tokens_pair_with_next_bracket():
@@ -106,11 +121,9 @@ def test_try_tokens_pair_with_next_bracket():
         token = c.try_wait(ring)
         c.wait(ring, ready=token)
         c.release(ring)
-    text = k.to_mlir()
-    assert text.count("tspipe.producer_acquire @ring ready(") == 1
-    assert text.count("tspipe.consumer_wait @ring ready(") == 1
-    assert text.count("tspipe.consumer_wait @ring loc(") == 1
-    k.build()
+    module = k.build()
+    assert _ready_operands(module, "tspipe.producer_acquire") == [1]
+    assert sorted(_ready_operands(module, "tspipe.consumer_wait")) == [0, 1]
 
 
 def test_guards_current_stage_and_tail():
@@ -119,7 +132,7 @@ def test_guards_current_stage_and_tail():
         2, G(T, 32), G(T, 64), None, advance_on_acquire=False), smem_bytes=2048)
     p = k.task("p", 0, 1, produces=[acc], num_registers=232)
     with p.domain_loop(0, 8) as iv:
-        assert iv.startswith("%")
+        assert isinstance(iv, ir.Value) and str(iv.type) == "index"
         with p.last_iter():
             p.acquire(acc).index()
             p.commit(acc)
@@ -158,13 +171,15 @@ def test_cluster_and_cta_task():
 
 
 def test_dynamic_bound_and_kernel_args():
-    k = Kernel(num_warps=1, args=["n_ptr"])
-    k.prologue(f"%n = llvm.load {k.arg('n_ptr')} : !llvm.ptr<1> -> i64\n"
-               "%n_idx = arith.index_cast %n : i64 to index")
+    k = Kernel(num_warps=1, args=["n_ptr", ("scale", "f32")])
+    n = k.prologue(lambda: arith.index_cast(
+        ir.IndexType.get(),
+        llvm.load(ir.IntegerType.get_signless(64), k.arg("n_ptr"))))
+    assert str(k.arg("scale").type) == "f32"
     ring = k.pipeline("ring", PipelineConfig.create_async_async_pipeline_cfg(
         2, G(T, 32), G(T, 32), None))
     t = k.task("t", 0, 1, produces=[ring], consumes=[ring])
-    with t.domain_loop(0, "%n_idx", 1):
+    with t.domain_loop(0, n, 1):
         t.acquire(ring)
         t.commit(ring)
         t.wait(ring)
@@ -172,6 +187,10 @@ def test_dynamic_bound_and_kernel_args():
     k.build()
     with pytest.raises(KeyError):
         k.arg("missing")
+    with pytest.raises(TypeError):
+        k.prologue("%n = arith.constant 1 : index")   # MLIR text is no step
+    with pytest.raises(ValueError):
+        Kernel(num_warps=1, args=[("x", "f128")])
 
 
 # --------------------------------------------------------------------------
@@ -278,6 +297,17 @@ def expect_scope_error(call, *args, **kwargs):
     return err
 
 
+def expect_build_error(kernel, needle):
+    """The verifier (dominance) rejects a Value used out of scope, at the
+    Python line of the op that used it."""
+    with pytest.raises(ScheduleError) as info:
+        kernel.build()
+    err = info.value
+    assert needle in str(err), str(err)
+    assert THIS_FILE in err.location, err.location
+    return err
+
+
 def test_stage_used_after_its_loop():
     k, ring, p, c = ring_kernel()
     with p.domain_loop(0, 4) as iv:
@@ -286,15 +316,15 @@ def test_stage_used_after_its_loop():
         p.commit(ring)
     err = expect_scope_error(stage.buffer)
     assert "outside the bracket scope it came from" in err.message
-    assert str(stage) in err.message and "domain_loop" in err.message
-    for text in (f"nvvm.prefetch.tensormap {stage}",      # the stage itself
-                 f"llvm.store {iv}, {buf} : index, !llvm.ptr<3>"):
-        err = expect_scope_error(p.work, text)
-        assert "outside the bracket scope it came from" in err.message
-    with p.domain_loop(0, 4):
-        pass
-    with pytest.raises(ScheduleError):
-        p.domain_loop(0, iv)
+    assert "acquire(@ring)" in err.message and "domain_loop" in err.message
+    err = expect_scope_error(p.work, lambda: stage.index())
+    assert "outside the bracket scope it came from" in err.message
+    # A Value of the closed loop used after it: MLIR's dominance check.
+    p.work(lambda: arith.index_cast(ir.IntegerType.get_signless(32), iv))
+    with c.domain_loop(0, 4):
+        c.wait(ring)
+        c.release(ring)
+    expect_build_error(k, "does not dominate")
 
 
 def test_stage_used_after_its_guard():
@@ -313,37 +343,50 @@ def test_stage_used_in_another_task():
         stage = p.acquire(ring)
         buf = stage.buffer()
         with c.domain_loop(0, 4):
-            for text in (f"%x = tspipe.stage_index {stage}",
-                         f"%v = llvm.load {buf} : !llvm.ptr<3> -> i32"):
-                err = expect_scope_error(c.work, text)
-                assert "comes from task 'p'" in err.message
-                assert "task 'c'" in err.message
+            err = expect_scope_error(c.work, lambda: stage.index())
+            assert "comes from task 'p'" in err.message
+            assert "task 'c'" in err.message
             token = p.try_acquire(ring)
             err = expect_scope_error(c.wait, ring, ready=token)
             assert "comes from task 'p'" in err.message
+            c.wait(ring)
+            c.work(lambda: llvm.load(ir.IntegerType.get_signless(32), buf))
+            c.release(ring)
         p.acquire(ring, ready=token)
         p.commit(ring)
-    err = expect_scope_error(k.prologue, f"%y = arith.addi {buf}, {buf} : i32")
-    assert "prologue" in err.message
+    expect_build_error(k, "does not dominate")
 
 
 def test_values_in_scope_still_work():
     k, ring, p, c = ring_kernel()
+    i32 = ir.IntegerType.get_signless(32, context=k.context)
     with p.domain_loop(0, 4) as iv:
         stage = p.acquire(ring)
         buf = stage.buffer()
         with p.last_iter():
-            p.work(f"%i = arith.index_cast {iv} : index to i32\n"
-                   f"llvm.store %i, {buf} : i32, !llvm.ptr<3>")
+            p.work(lambda: llvm.store(arith.index_cast(i32, iv), buf))
             stage.full_barrier()
         p.commit(ring)
     with c.domain_loop(0, 4):
         got = c.wait(ring)
         with c.first_iter():
-            c.work(f"%v = llvm.load {got.buffer()} : !llvm.ptr<3> -> i32\n"
-                   "%z = arith.addi %v, %v : i32")
+            def step():
+                value = llvm.load(i32, got.buffer())
+                return arith.addi(value, value)
+            total = c.work(step)
+            assert str(total.type) == "i32"
         c.release(ring)
-    k.build()
+    module = k.build()
+    # The work step's ops carry the lines inside `step`, or the work() call.
+    (add,) = ops_of(module, "arith.addi")
+    assert THIS_FILE in str(add.location)
+
+
+def test_work_takes_a_callable():
+    k, ring, p, c = ring_kernel()
+    with p.domain_loop(0, 1):
+        with pytest.raises(TypeError):
+            p.work("llvm.store %x, %y")      # op text is not a work step
 
 
 def test_ready_must_be_a_token():
@@ -386,7 +429,7 @@ def test_token_used_after_its_block():
         assert "outside the bracket scope" in err.message
         p.acquire(ring)           # the stale probe is not picked up implicitly
         p.commit(ring)
-    assert " ready(" not in k.to_mlir()
+    assert _ready_operands(k.module, "tspipe.producer_acquire") == [0]
 
 
 # --------------------------------------------------------------------------
@@ -430,8 +473,10 @@ def test_numpy_integers_are_ints():
     with math.domain_loop(0, np.int64(16)):
         math.wait(ring)
         math.release(ring)
-    text = k.to_mlir()
-    assert "warps(0, 1)" in text and "%c16 = arith.constant 16 : index" in text
+    module = k.build()
+    constants = [ir.IntegerAttr(op.attributes["value"]).value
+                 for op in ops_of(module, "arith.constant")]
+    assert sorted(constants) == [0, 1, 16]   # shared by both tasks
     k.build()
     with pytest.raises(TypeError):
         Kernel(num_warps=np.bool_(True))
@@ -542,5 +587,5 @@ def test_python_type_errors():
         k.pipeline("ring", "#tspipe.config<...>")
     with pytest.raises(TypeError):
         k.task("t", 0.5, 1)
-    with pytest.raises(ValueError):
-        Kernel(num_warps=1, args=["stage0"])  # clashes with generated names
+    with pytest.raises(TypeError):
+        Kernel(num_warps=1).task("t", 0, 1).domain_loop(0, "%n")

@@ -181,3 +181,16 @@ def count_key_instructions(ptx: str) -> dict[str, int]:
             if pred(op):
                 counts[key] += 1
     return counts
+
+
+def target_of(ptx: str) -> str | None:
+    """The chip of the PTX module's `.target` directive (`sm_90a`), or
+    None."""
+    m = re.search(r"^\s*\.target\s+([\w]+)", ptx, re.M)
+    return m.group(1) if m else None
+
+
+def ptx_version_of(ptx: str) -> str | None:
+    """The PTX ISA version of the `.version` directive (`8.0`), or None."""
+    m = re.search(r"^\s*\.version\s+([\d.]+)", ptx, re.M)
+    return m.group(1) if m else None

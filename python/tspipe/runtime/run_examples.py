@@ -279,7 +279,7 @@ def main(argv=None) -> int:
     if not found:
         print(f"no example metadata in {out_dir}")
     status = 0
-    for meta_path, spec, example, arch in found:
+    for index, (meta_path, spec, example, arch) in enumerate(found, 1):
         from .harness import arch_runs_on
         if not arch or not arch_runs_on(arch, info.compute_capability):
             continue  # other targets (e.g. sm_100a PTX) cannot run here
@@ -290,7 +290,9 @@ def main(argv=None) -> int:
                                        "status": "skipped",
                                        "reason": "no launch spec"})
             continue
-        print(f"== {example} ({arch})")
+        # A progress line per example: bandwidth and sanitizer runs are long.
+        print(f"== [{index}/{len(found)}] {example} ({arch})", flush=True)
+        started = time.monotonic()
         if args.no_subprocess:
             res_file = Path(tempfile.mkstemp(suffix=".json")[1])
             args.single, args.spec, args.result_file = (str(meta_path),
@@ -302,7 +304,8 @@ def main(argv=None) -> int:
             args.single = None
         else:
             res = _run_child(meta_path, spec, args)
-        print(f"   -> {res.get('status')}")
+        print(f"   -> {res.get('status')} "
+              f"({time.monotonic() - started:.1f} s)", flush=True)
         if res.get("status") not in ("pass", "skipped"):
             status = 1
         report["examples"].append(res)

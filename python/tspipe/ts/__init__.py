@@ -13,9 +13,16 @@
   (``RuntimeError``: lowering a verified module failed).
 * :mod:`~tspipe.ts.checks`: the Python-side checks (integers, names,
   ``SUPPORTED_ARCHS``).
+* TS's own module layout, so TS code ports by changing imports:
+  :mod:`~tspipe.ts.schedule` (``schedule``, ``domain_loop``,
+  ``producer_work``, ``consumer_work``), :mod:`~tspipe.ts.resources`
+  (``MemoryResource``, ``PipelineConfig``), :mod:`~tspipe.ts.task`
+  (``Task``), :mod:`~tspipe.ts.task_manager` (``TaskManager``),
+  :mod:`~tspipe.ts.memory` (``SmemAllocator``).
+* :func:`~tspipe.ts.importer.from_ts`: a real TS ``TaskManager`` as tspipe IR.
 
-Importing this package loads nothing compiled; building a config or a kernel
-imports ``tspipe.ir`` (the extension) on first use.
+Importing this package loads the compiled extension (the enums are the
+dialect's generated ones).
 """
 
 from .errors import (
@@ -46,6 +53,11 @@ from .config import (
 )
 from .kernel import Kernel, Pipeline, Stage, Task, Token
 from .checks import SUPPORTED_ARCHS
+from .schedule import consumer_work, domain_loop, producer_work, schedule
+from .resources import MemoryResource
+from .memory import SmemAllocator, TmemAllocator
+from .task_manager import TaskManager
+from .importer import from_ts
 
 __all__ = [
     "Agent",
@@ -74,4 +86,13 @@ __all__ = [
     "CompileError",
     "Diagnostic",
     "SUPPORTED_ARCHS",
+    "schedule",
+    "domain_loop",
+    "producer_work",
+    "consumer_work",
+    "MemoryResource",
+    "SmemAllocator",
+    "TmemAllocator",
+    "TaskManager",
+    "from_ts",
 ]

@@ -1,12 +1,15 @@
 """``PipelineConfig``: TS's frozen config dataclass, validated by C++.
 
-A config is rendered as ``#tspipe.config<...>`` text and parsed in an MLIR
-context; the attribute's C++ verifier applies the config-time rules R1-R10 and
-R15 (docs/Rules.md) and names the rule in its diagnostic, which becomes
-a :class:`~tspipe.ts.errors.PipelineConfigError`. Python only checks Python
+A config becomes a ``#tspipe.config`` attribute through the C API
+(``tspipe-c/Attributes.h``, field by field, no IR text); the attribute's C++
+verifier applies the config-time rules R1-R10 and R15 (docs/Rules.md) and
+names the rule in each diagnostic, which becomes a
+:class:`~tspipe.ts.errors.PipelineConfigError` listing them.
+:meth:`PipelineConfig.from_attr` reads an attribute back. Python only checks Python
 types (``TypeError`` where TS raises one: R1, R4) and that integers fit the
 IR's 64-bit fields (``PipelineConfigError`` naming the field). Integers may be
-``int`` or numpy integers (stored as ``int``); ``bool`` is rejected, as in TS.
+``int`` or numpy integers (stored as ``int``); ``bool`` is rejected (stricter
+than TS 4.8.1, whose factories store ``True`` as given).
 
 Units: ``num_stages`` in stages (full/empty mbarrier pairs), ``num_bytes`` and
 ``num_bytes_per_warp_per_cta`` in bytes (transaction bytes one stage expects),
@@ -26,13 +29,16 @@ from .errors import (
     ConfigTypeError,
     PipelineConfigError,
     caller_location,
-    error_from_mlir,
+    caller_location_object,
+    collect_diagnostics,
 )
 from .vocabulary import (
+    Agent,
     CooperativeGroup,
     PipelineOp,
     PipelineType,
     SignalingThreads,
+    validation_context,
 )
 
 __all__ = [
@@ -69,17 +75,10 @@ def _ir():
     return importlib.import_module("tspipe.ir")
 
 
-_context_lock = threading.Lock()
-_validation_context = None
-
-
-def validation_context():
-    """A process-wide ``tspipe.ir.Context`` used to validate configs."""
-    global _validation_context
-    with _context_lock:
-        if _validation_context is None:
-            _validation_context = _ir().Context()
-        return _validation_context
+def _capi():
+    """The extension's attribute builders (``#tspipe.group``,
+    ``#tspipe.config``) over the C API."""
+    return importlib.import_module("tspipe._mlir_libs._tspipe")
 
 
 def _int_list(values: Sequence[int]) -> str:
@@ -163,7 +162,10 @@ class PipelineConfig:
         ``.rule`` is the TS rule id (e.g. ``"R5"``), ``.message`` the C++ text.
       ConfigTypeError (TypeError): a field has the wrong Python type; R1 for a
         signaling value that is not a :class:`SignalingThreads`, R4 for a
-        stride that is not an ``int`` (or is a ``bool``).
+        stride that is not an ``int`` or a tuple (a list or a ``bool``
+        included, as TS 4.8.1). A producer op that is not a
+        :class:`PipelineOp` (R2, R3) and a stride tuple whose length is not 4
+        (R4) are :class:`PipelineConfigError` (ValueError), as in TS 4.8.1.
 
     ``str(config)`` is the canonical IR text (``#tspipe.config<...>``, fields
     at their default omitted); :meth:`to_attr` gives the attribute.
@@ -186,26 +188,18 @@ class PipelineConfig:
     num_bytes_per_warp_per_cta: Optional[int] = None
     mcast_mode_mn: Tuple[int, int] = (1, 1)
     interleave_stride: IntOrTuple = 1
-    _ir_text: str = dataclasses.field(
-        default="", init=False, repr=False, compare=False
+    _attr: Any = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
     )
 
     # -- validation -------------------------------------------------------
 
     def __post_init__(self):
         self._check_types()
-        text = self._render()
-        ir = _ir()
-        ctx = validation_context()
-        try:
-            attr = ir.Attribute.parse(text, context=ctx)
-        except ir.MLIRError as err:
-            error = error_from_mlir(err, config_only=True)
-            # The C++ location points into the rendered text; the user's
-            # factory call is more useful.
-            raise type(error)(error.message, error.rule, caller_location(),
-                              error.diagnostics) from None
-        object.__setattr__(self, "_ir_text", str(attr))
+        # The C++ verifier of #tspipe.config decides (rules R1-R10, R15);
+        # its diagnostics become a PipelineConfigError at the factory call.
+        attr = self._build_attr(validation_context())
+        object.__setattr__(self, "_attr", attr)
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)
@@ -244,16 +238,16 @@ class PipelineConfig:
                     f"[R1] {name} must be a SignalingThreads value, got {value!r}",
                     rule="R1",
                 )
-        # R2 / R3: the producer ops must be PipelineOp members.
+        # R2 / R3: the producer ops must be PipelineOp members (ValueError,
+        # as TS 4.8.1 raises for e.g. producer_op=1).
         for name, rule in (("async_producer_op", "R2"),
                            ("umma_consumer_producer_op", "R3")):
             value = getattr(self, name)
             if not isinstance(value, PipelineOp):
-                raise ConfigTypeError(
+                raise PipelineConfigError(
                     f"[{rule}] {name} must be PipelineOp.AsyncThread or "
                     f"PipelineOp.AsyncLoad, got {value!r}",
-                    rule=rule,
-                )
+                    rule, caller_location())
         for name in ("advance_on_wait", "advance_on_acquire"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigTypeError(
@@ -276,9 +270,18 @@ class PipelineConfig:
         self._set(
             "mcast_mode_mn", _as_int_tuple("mcast_mode_mn", self.mcast_mode_mn, "R15")
         )
-        # R4: an int, or a tuple of ints; bool is rejected (TypeError like TS).
+        # R4: an int, or a tuple of exactly 4 ints. As in TS 4.8.1, a list
+        # (any length) or a bool is a TypeError and a tuple of another length
+        # a ValueError.
         stride = self.interleave_stride
-        if isinstance(stride, (tuple, list)):
+        if isinstance(stride, tuple):
+            if len(stride) != 4:
+                raise PipelineConfigError(
+                    f"[R4] interleave_stride as a tuple must have 4 entries "
+                    f"(producer_acquire, producer_commit, consumer_wait, "
+                    f"consumer_release), got {len(stride)}: {stride!r}; pass "
+                    f"an int for one stride everywhere",
+                    "R4", caller_location())
             self._set(
                 "interleave_stride",
                 _as_int_tuple("interleave_stride", stride, "R4"),
@@ -294,70 +297,117 @@ class PipelineConfig:
             _range_error("interleave_stride", as_int(stride), "R4")
             self._set("interleave_stride", as_int(stride))
 
-    def _render(self) -> str:
-        """The ``#tspipe.config<...>`` text of every field (defaults too)."""
-        parts = [
-            self.pipeline_type.ir_name,
-            f"num_stages = {self.num_stages}",
-            f"num_bytes = {self.num_bytes}",
-            f"producer_group = {self.producer_group.to_ir()}",
-            f"consumer_group = {self.consumer_group.to_ir()}",
-        ]
-        if self.cta_layout_vmnk is not None:
-            parts.append(f"cta_layout_vmnk = {_int_list(self.cta_layout_vmnk)}")
-        elif self.pipeline_type in _NEEDS_LAYOUT:
-            # No layout for a type that needs one: an empty layout makes the
-            # C++ verifier report R10.
-            parts.append("cta_layout_vmnk = []")
-        parts.append(
-            f"producer_signaling = {self.producer_signaling_threads.ir_name}"
-        )
-        parts.append(
-            f"consumer_signaling = {self.consumer_signaling_threads.ir_name}"
-        )
-        if self.consumer_wait_signaling_threads is not None:
-            parts.append(
-                "consumer_wait_signaling = "
-                f"{self.consumer_wait_signaling_threads.ir_name}"
-            )
-        parts.append(f"async_producer_op = {self.async_producer_op.ir_name}")
-        parts.append(
-            f"umma_consumer_producer_op = {self.umma_consumer_producer_op.ir_name}"
-        )
-        parts.append(f"advance_on_wait = {str(self.advance_on_wait).lower()}")
-        parts.append(f"advance_on_acquire = {str(self.advance_on_acquire).lower()}")
-        if isinstance(self.interleave_stride, tuple):
-            parts.append(f"interleave_stride = {_int_list(self.interleave_stride)}")
-        else:
-            parts.append(f"interleave_stride = {self.interleave_stride}")
-        if self.num_bytes_per_warp_per_cta is not None:
-            parts.append(
-                f"num_bytes_per_warp_per_cta = {self.num_bytes_per_warp_per_cta}"
-            )
-        parts.append(f"mcast_mode_mn = {_int_list(self.mcast_mode_mn)}")
-        return "#tspipe.config<" + ", ".join(parts) + ">"
+    def _fields(self, ctx) -> dict:
+        """Every field in the form of the C API (``_tspipe.config_attr``)."""
+        tsp = _capi()
+        layout = self.cta_layout_vmnk
+        if layout is None:
+            # TS's factories default the layout only for AsyncAsync and
+            # TmaAsync; an empty layout makes the C++ verifier report R10.
+            layout = () if self.pipeline_type in _NEEDS_LAYOUT else (1, 1, 1, 1)
+        stride = self.interleave_stride
+        wait = self.consumer_wait_signaling_threads
+        with ctx, caller_location_object(ctx):
+            groups = [tsp.group_attr(int(g.agent), g.size)
+                      for g in (self.producer_group, self.consumer_group)]
+        return {
+            "pipeline_type": int(self.pipeline_type),
+            "num_stages": self.num_stages,
+            "num_bytes": self.num_bytes,
+            "producer_group": groups[0],
+            "consumer_group": groups[1],
+            "cta_layout_vmnk": list(layout),
+            "producer_signaling": int(self.producer_signaling_threads),
+            "consumer_signaling": int(self.consumer_signaling_threads),
+            "consumer_wait_signaling": None if wait is None else int(wait),
+            "async_producer_op": int(self.async_producer_op),
+            "umma_consumer_producer_op": int(self.umma_consumer_producer_op),
+            "advance_on_wait": self.advance_on_wait,
+            "advance_on_acquire": self.advance_on_acquire,
+            "interleave_stride": list(stride) if isinstance(stride, tuple)
+            else [stride],
+            "num_bytes_per_warp_per_cta": self.num_bytes_per_warp_per_cta,
+            "mcast_mode_mn": list(self.mcast_mode_mn),
+        }
+
+    def _build_attr(self, ctx):
+        """The ``#tspipe.config`` attribute in ``ctx`` through the C API.
+
+        Raises PipelineConfigError listing the C++ verifier's diagnostics."""
+        tsp = _capi()
+        with collect_diagnostics(ctx) as diags:
+            fields = self._fields(ctx)
+            attr = None
+            if fields["producer_group"] is not None and \
+                    fields["consumer_group"] is not None:
+                with ctx, caller_location_object(ctx):
+                    attr = tsp.config_attr(fields)
+        if attr is None:
+            first = next((d for d in diags if d.rule), diags[0] if diags else None)
+            if first is None:
+                raise PipelineConfigError("invalid pipeline config", None,
+                                          caller_location())
+            raise PipelineConfigError(first.message, first.rule,
+                                      caller_location(), diags)
+        return attr
 
     # -- IR ---------------------------------------------------------------
 
     def __str__(self) -> str:
         """The canonical ``#tspipe.config<...>`` text (as the C++ prints it)."""
-        return self._ir_text
+        return str(self._attr)
 
     @property
     def ir_body(self) -> str:
         """The text without the ``#tspipe.config`` prefix (``<tma_async, ...>``),
         the form ``tspipe.pipeline ... config(...)`` prints."""
-        return self._ir_text[len("#tspipe.config"):]
+        return str(self._attr)[len("#tspipe.config"):]
 
     def to_attr(self, ctx=None):
-        """The config as a ``tspipe.ir.Attribute`` in ``ctx``.
+        """The config as a ``tspipe.ir.Attribute`` in ``ctx`` (built through
+        the C API, verified by C++).
 
         ``ctx`` defaults to the current context (``with tspipe.ir.Context():``).
         """
         ir = _ir()
         if ctx is None:
             ctx = ir.Context.current
-        return ir.Attribute.parse(self._ir_text, context=ctx)
+        if ctx is validation_context():
+            return self._attr
+        return self._build_attr(ctx)
+
+    @classmethod
+    def from_attr(cls, attr) -> "PipelineConfig":
+        """The config a ``#tspipe.config`` attribute holds (every field read
+        through the C API). Raises TypeError for another attribute."""
+        tsp = _capi()
+        f = tsp.config_fields(attr)
+
+        def group(g):
+            agent, size = tsp.group_fields(g)
+            return CooperativeGroup(Agent(agent), size)
+
+        stride = f["interleave_stride"]
+        wait = f["consumer_wait_signaling"]
+        return cls(
+            num_stages=f["num_stages"],
+            num_bytes=f["num_bytes"],
+            producer_group=group(f["producer_group"]),
+            consumer_group=group(f["consumer_group"]),
+            pipeline_type=PipelineType(f["pipeline_type"]),
+            cta_layout_vmnk=tuple(f["cta_layout_vmnk"]),
+            producer_signaling_threads=SignalingThreads(f["producer_signaling"]),
+            consumer_signaling_threads=SignalingThreads(f["consumer_signaling"]),
+            consumer_wait_signaling_threads=None if wait is None
+            else SignalingThreads(wait),
+            async_producer_op=PipelineOp(f["async_producer_op"]),
+            umma_consumer_producer_op=PipelineOp(f["umma_consumer_producer_op"]),
+            advance_on_wait=f["advance_on_wait"],
+            advance_on_acquire=f["advance_on_acquire"],
+            num_bytes_per_warp_per_cta=f["num_bytes_per_warp_per_cta"],
+            mcast_mode_mn=tuple(f["mcast_mode_mn"]),
+            interleave_stride=stride[0] if len(stride) == 1 else tuple(stride),
+        )
 
     # -- derived values ---------------------------------------------------
 
@@ -423,16 +473,18 @@ class PipelineConfig:
         producer_signaling_threads=_All,
         consumer_signaling_threads=_All,
         barrier_ptr=None,
+        advance_on_wait=False,
         interleave_stride=1,
         num_bytes_per_warp_per_cta=None,
     ) -> "PipelineConfig":
         """TmaAsync: TMA produces ``num_bytes`` bytes per stage, threads consume
         (docs/Protocols.md, TmaAsync).
 
-        There is no ``advance_on_wait`` parameter (as in TS), so asymmetric
-        consumer strides fail with R7; ``mcast_mode_mn`` stays (1, 1).
-        ``cta_layout_vmnk`` None means a single CTA. Raises
-        :class:`PipelineConfigError` (R1, R4, R5, R7-R10) or ``TypeError``.
+        ``advance_on_wait`` splits the consumer cursor (needed when the wait
+        and release strides differ, R7), with TS 4.8.1's keyword and
+        position; ``mcast_mode_mn`` stays (1, 1). ``cta_layout_vmnk`` None
+        means a single CTA. Raises :class:`PipelineConfigError` (R1, R4, R5,
+        R7-R10) or ``TypeError``.
         """
         return PipelineConfig(
             num_stages=num_stages,
@@ -444,6 +496,7 @@ class PipelineConfig:
             cta_layout_vmnk=cta_layout_vmnk,
             producer_signaling_threads=producer_signaling_threads,
             consumer_signaling_threads=consumer_signaling_threads,
+            advance_on_wait=advance_on_wait,
             interleave_stride=interleave_stride,
             num_bytes_per_warp_per_cta=num_bytes_per_warp_per_cta,
         )

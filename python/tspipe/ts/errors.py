@@ -63,9 +63,9 @@ def mlir_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def caller_location() -> str:
-    """``loc("file":line:1)`` of the innermost frame outside the tspipe
-    package (the user's line that called into the front end)."""
+def caller_frame():
+    """The innermost frame outside the tspipe package (the user's line that
+    called into the front end), or None."""
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
@@ -74,10 +74,44 @@ def caller_location() -> str:
                   or filename.startswith(_PACKAGE_DIR + os.sep)
                   or filename == _CONTEXTLIB_FILE)
         if not inside:
-            return (f"loc({mlir_string(frame.f_code.co_filename)}:"
-                    f"{frame.f_lineno}:1)")
+            return frame
         frame = frame.f_back
-    return "loc(unknown)"
+    return None
+
+
+_site_override: List[tuple] = []
+
+
+@contextlib.contextmanager
+def at_site(file: str, line: int):
+    """``with at_site(file, line):`` -- the user's line is ``file:line``
+    meanwhile, whatever the call stack (replaying a recorded TS schedule
+    gives each op the line of the schedule call it came from)."""
+    _site_override.append((file, line))
+    try:
+        yield
+    finally:
+        _site_override.pop()
+
+
+def caller_site():
+    """``(file, line)`` of the user's line: the innermost frame outside the
+    tspipe package, or the :func:`at_site` override; None if none."""
+    if _site_override:
+        return _site_override[-1]
+    frame = caller_frame()
+    if frame is None:
+        return None
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+def caller_location() -> str:
+    """``loc("file":line:1)`` of the innermost frame outside the tspipe
+    package (the user's line that called into the front end)."""
+    site = caller_site()
+    if site is None:
+        return "loc(unknown)"
+    return f"loc({mlir_string(site[0])}:{site[1]}:1)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,6 +166,15 @@ class TSPipeError(ValueError):
         text = message
         if location:
             text = f"{message} (at {_short_location(location)})"
+        others = [d for d in self.diagnostics
+                  if (d.message, d.location) != (message, location)]
+        if others:
+            # Every failure, not only the first: one line each, with the
+            # Python line of the op it concerns.
+            text += f"\n{len(others)} more error(s):"
+            for diag in others:
+                where = _short_location(diag.location) if diag.location else "?"
+                text += f"\n  {where}: {diag.message}"
         super().__init__(text)
 
 
@@ -196,8 +239,9 @@ class CompileError(RuntimeError):
 
 
 def _short_location(location: str) -> str:
-    # loc("file.py":12:1) -> file.py:12:1
-    match = re.fullmatch(r'loc\("(.*)":(\d+):(\d+)\)', location)
+    # loc("file.py":12:1) -> file.py:12:1; a call-site chain (traceback
+    # locations) -> its innermost file location.
+    match = re.search(r'"([^"]*)":(\d+):(\d+)', location)
     if match:
         return f"{match.group(1)}:{match.group(2)}:{match.group(3)}"
     return location
@@ -247,3 +291,41 @@ def error_from_mlir(mlir_error, untagged=ScheduleError, config_only=False):
     if issubclass(cls, CompileError):
         return cls(first.message, diags)
     return cls(first.message, first.rule, first.location, diags)
+
+
+def caller_location_object(context=None):
+    """``tspipe.ir.Location.file`` of the user's line (see
+    :func:`caller_frame`) in ``context`` (default: the current one)."""
+    import importlib
+
+    ir = importlib.import_module("tspipe.ir")
+    site = caller_site()
+    with (context if context is not None else contextlib.nullcontext()):
+        if site is None:
+            return ir.Location.unknown()
+        return ir.Location.file(site[0], site[1], 1)
+
+
+@contextlib.contextmanager
+def collect_diagnostics(context):
+    """``with collect_diagnostics(ctx) as diags:`` -- the error diagnostics
+    emitted in ``ctx`` meanwhile (by a C API builder's verifier), as
+    :class:`Diagnostic` values appended to ``diags``; they are not printed."""
+    import importlib
+
+    ir = importlib.import_module("tspipe.ir")
+    diags: List[Diagnostic] = []
+
+    def handler(diag):
+        if diag.severity == ir.DiagnosticSeverity.ERROR:
+            diags.append(Diagnostic(
+                message=diag.message, location=str(diag.location),
+                rule=rule_of(diag.message),
+                notes=tuple(note.message for note in diag.notes)))
+        return True
+
+    attached = context.attach_diagnostic_handler(handler)
+    try:
+        yield diags
+    finally:
+        attached.detach()

@@ -1,9 +1,13 @@
-"""Building tspipe kernels in TS's vocabulary.
+"""Building tspipe kernels in TS's vocabulary, through the MLIR builders.
 
 A :class:`Kernel` holds pipelines (``kernel.pipeline``) and tasks
 (``kernel.task``); each task's schedule is written with the TS bracket
-methods, the domain loop and the loop guards::
+methods, the domain loop and the loop guards. Work steps are Python callables
+that build their ops with the bundled upstream dialect builders
+(``tspipe.dialects.arith``, ``scf``, ``llvm``, ``nvvm``, ``vector``, ``gpu``,
+``memref``)::
 
+    from tspipe.dialects import arith, llvm
     from tspipe.ts import *
 
     cfg = PipelineConfig.create_tma_async_pipeline_cfg(
@@ -16,7 +20,7 @@ methods, the domain loop and the loop guards::
     load = k.task("load", warp_idx=0, num_warps=1, produces=[ring])
     with load.domain_loop(0, 16, 1):
         stage = load.acquire(ring)
-        load.work(f"// TMA into {stage.buffer()} completing on {stage.full_barrier()}")
+        load.work(lambda: fill(stage.buffer(), stage.full_barrier()))
         load.commit(ring)
 
     mma = k.task("mma", warp_idx=1, num_warps=4, consumes=[ring])
@@ -24,26 +28,27 @@ methods, the domain loop and the loop guards::
         mma.wait(ring)
         mma.release(ring)
 
-    module = k.build()          # parsed and verified by the C++ verifiers
-    text = k.to_mlir()          # the module text
-    ptx = k.to_ptx("sm_90a")    # through tspipe-to-nvvm
+    module = k.build()          # verified by the C++ verifiers
+    ptx = k.to_ptx()            # through tspipe-to-nvvm
 
-The builder writes tspipe IR as text: a ``gpu.module`` carrying an
-``#nvvm.target``, a ``gpu.func`` marked ``kernel`` whose arguments are
-``!llvm.ptr<1>`` (global memory) pointers, and in it one ``tspipe.kernel``.
-Every op gets the location of the Python line that emitted it, so a verifier
-error points at the schedule line. All rules are checked by the C++ verifiers
-when the module is parsed (:meth:`Kernel.build`, :meth:`Kernel.verify`); a
-failure raises :class:`~tspipe.ts.errors.ScheduleError` or
-:class:`~tspipe.ts.errors.PipelineConfigError` with the rule id.
+The module is built as the calls are made: a ``gpu.module`` (its
+``#nvvm.target`` attached by MLIR's ``nvvm-attach-target`` pass), a
+``gpu.func`` marked ``kernel`` whose arguments are the kernel's ``args``, and
+in it one ``tspipe.kernel`` built with the generated op classes of
+:mod:`tspipe.dialects.tspipe`. Every op carries the location of the user's
+Python line (``Location.file``); ops a work step builds get the line of the
+work step's own code. Rules are checked by the C++ verifiers
+(:meth:`Kernel.build`, :meth:`Kernel.verify`): a failure raises
+:class:`~tspipe.ts.errors.ScheduleError` or
+:class:`~tspipe.ts.errors.PipelineConfigError` listing every diagnostic, each
+with its rule id and Python line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import re
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .checks import (
     as_int,
@@ -54,28 +59,19 @@ from .checks import (
 )
 from .config import PipelineConfig
 from .errors import ScheduleError, _short_location, error_from_mlir
+from .errors import caller_location_object as _caller_location_object
 from .errors import caller_location as _caller_location
-from .errors import mlir_string as _mlir_string
 
-__all__ = ["Kernel", "Pipeline", "Task", "Stage", "Token", "ptx_features"]
-
-_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.\-]*")
-_GENERATED_NAME = re.compile(r"(stage|ready|iv|c|cm|idx|fbar|ebar|buf)\d+")
-# An SSA name in op text (MLIR's suffix-id), and one being defined.
-_SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
-_SSA_DEFINED = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?::\d+)?\s*=(?!=)")
-_SSA_RESULTS = re.compile(
-    r"^\s*((?:%[A-Za-z0-9_$.\-]+(?::\d+)?\s*,\s*)+%[A-Za-z0-9_$.\-]+(?::\d+)?)\s*=")
+__all__ = ["Kernel", "Pipeline", "Task", "Stage", "Token", "ptx_features",
+           "ARG_TYPES"]
 
 
 def _ir():
     return importlib.import_module("tspipe.ir")
 
 
-def _symbol(name: str) -> str:
-    if _BARE_ID.fullmatch(name):
-        return "@" + name
-    return "@" + _mlir_string(name)
+def _dialect(name: str):
+    return importlib.import_module(f"tspipe.dialects.{name}")
 
 
 def _check_int(what: str, value, allow_none: bool = False) -> Optional[int]:
@@ -104,136 +100,169 @@ def _check_name(kind: str, name) -> str:
     return name
 
 
+def _user_location():
+    """``Location.file`` of the user's Python line that called into the
+    front end (the innermost frame outside the tspipe package), in the
+    current Context."""
+    return _caller_location_object()
+
+
+# Kernel argument types by short name; an ``ir.Type`` is accepted as well.
+ARG_TYPES: Dict[str, Callable[[], Any]] = {
+    "ptr": lambda: _dialect("llvm").PointerType.get(1),
+    "i32": lambda: _ir().IntegerType.get_signless(32),
+    "i64": lambda: _ir().IntegerType.get_signless(64),
+    "f32": lambda: _ir().F32Type.get(),
+    "f16": lambda: _ir().F16Type.get(),
+    "index": lambda: _ir().IndexType.get(),
+}
+
+
 class Pipeline:
     """A pipelined resource of a :class:`Kernel` (``tspipe.pipeline``).
 
     Attributes: ``name``, ``config`` (:class:`PipelineConfig`), ``smem_bytes``
     (bytes of the data buffer, split evenly over the stages, or None),
-    ``tmem_columns`` (or None). ``symbol`` is its IR symbol (``@name``).
+    ``tmem_columns`` (or None), ``op`` (the ``tspipe.pipeline`` op).
     """
 
-    def __init__(self, kernel, name, config, smem_bytes, tmem_columns, loc):
+    def __init__(self, kernel, name, config, smem_bytes, tmem_columns, op):
         self.kernel = kernel
         self.name = name
         self.config = config
         self.smem_bytes = smem_bytes
         self.tmem_columns = tmem_columns
-        self._loc = loc
+        self.op = op
 
     @property
     def symbol(self) -> str:
-        return _symbol(self.name)
-
-    def _emit(self) -> str:
-        line = f"tspipe.pipeline {self.symbol} config({self.config.ir_body})"
-        if self.smem_bytes is not None:
-            line += f" smem_bytes({self.smem_bytes})"
-        if self.tmem_columns is not None:
-            line += f" tmem_columns({self.tmem_columns})"
-        return f"{line} {self._loc}"
+        """``@name``, for messages."""
+        return "@" + self.name
 
     def __repr__(self):
         return f"Pipeline({self.name!r}, {self.config})"
 
 
+class _Scope:
+    """A block being written: the task body, the domain loop or a guard."""
+
+    def __init__(self, block, kind: str, loc_text: str):
+        self.block = block
+        self.kind = kind
+        self.loc_text = loc_text
+
+
 class Stage:
     """The stage an acquire, a wait or ``current_stage`` returned (TS's
-    ``StageInfo``); ``str(stage)`` is its SSA name (``!tspipe.stage``).
+    ``StageInfo``). ``stage.value`` is the ``!tspipe.stage`` Value.
 
-    The accessors emit an op into the task's current block and return the
-    SSA name of the result. A stage belongs to the task and the block (task
-    body, domain loop, loop guard) it was made in: using it (or a value an
-    accessor returned) after that block is closed, or in another task, raises
-    :class:`~tspipe.ts.errors.ScheduleError`.
+    The accessors build an op at the task's current insertion point and
+    return its ``Value``. A stage belongs to the task and the block (task
+    body, domain loop, loop guard) it was made in: using it after that block
+    is closed, or in another task, raises
+    :class:`~tspipe.ts.errors.ScheduleError` at the call.
     """
 
-    def __init__(self, task: "Task", name: str, pipeline: str):
+    def __init__(self, task: "Task", value, pipeline: str, scope: _Scope,
+                 what: str):
         self.task = task
-        self.name = name
+        self.value = value
         self.pipeline = pipeline
-
-    def __str__(self):
-        return self.name
+        self._scope = scope
+        self._what = what
 
     def __repr__(self):
-        return f"Stage({self.name}, pipeline={self.pipeline!r})"
+        return f"Stage({self._what}, pipeline={self.pipeline!r})"
 
-    def _access(self, prefix: str, text: str, method: str, what: str) -> str:
-        self.task._check_use(self.name, f"{self.name}.{method}()")
-        return self.task._emit_value(
-            prefix, text, f"{what} of stage {self.name} (@{self.pipeline})")
+    def _access(self, method: str, build) -> Any:
+        use = f"{self._what}.{method}()"
+        active = _ACTIVE_TASKS[-1] if _ACTIVE_TASKS else None
+        if active is not None and active is not self.task:
+            active._check_owner(self, use, self._what)
+        self.task._check_scope(self._scope, use, self._what)
+        if active is self.task:
+            # Inside this task's work step: the accessor must stay a direct
+            # child of the task, its loop or a guard (the lowering carries
+            # the cursors there), so it goes before the step's first op of
+            # the task's block -- it dominates the step's nested regions.
+            ip = self.task._accessor_point()
+            if ip is None:
+                return build()
+            with ip:
+                return build()
+        with self.task._building():
+            return build()
 
-    def index(self) -> str:
-        """The stage index in ``[0, num_stages)`` (``index``)."""
-        return self._access("idx", f"tspipe.stage_index {self.name}",
-                            "index", "index")
+    @property
+    def loop_offset(self):
+        """The domain loop's iteration Value (``index``; TS's
+        ``stage_info.loop_offset``), or None outside the loop."""
+        return self.task._iv
 
-    def full_barrier(self) -> str:
+    @property
+    def stage_idx(self):
+        """TS's ``stage_info.stage_idx``: :meth:`index`."""
+        return self.index()
+
+    @property
+    def barrier(self):
+        """TS's ``stage_info.barrier``: :meth:`full_barrier` (the barrier a
+        producer's TMA copy completes on)."""
+        return self.full_barrier()
+
+    def index(self):
+        """The stage index in ``[0, num_stages)`` (an ``index`` Value)."""
+        ts = _dialect("tspipe")
+        return self._access("index", lambda: ts.stage_index(
+            _ir().IndexType.get(), self.value))
+
+    def full_barrier(self):
         """Address of the stage's full mbarrier (8 bytes, ``!llvm.ptr<3>``):
         the barrier TMA copies complete their bytes on."""
-        return self._access(
-            "fbar", f"tspipe.full_barrier {self.name} : !llvm.ptr<3>",
-            "full_barrier", "full barrier")
+        ts, llvm = _dialect("tspipe"), _dialect("llvm")
+        return self._access("full_barrier", lambda: ts.full_barrier(
+            llvm.PointerType.get(3), self.value))
 
-    def empty_barrier(self) -> str:
+    def empty_barrier(self):
         """Address of the stage's empty mbarrier (8 bytes, ``!llvm.ptr<3>``)."""
-        return self._access(
-            "ebar", f"tspipe.empty_barrier {self.name} : !llvm.ptr<3>",
-            "empty_barrier", "empty barrier")
+        ts, llvm = _dialect("tspipe"), _dialect("llvm")
+        return self._access("empty_barrier", lambda: ts.empty_barrier(
+            llvm.PointerType.get(3), self.value))
 
-    def buffer(self) -> str:
+    def buffer(self):
         """Address of the stage's slice of the pipeline's data buffer
         (``smem_bytes / num_stages`` bytes, ``!llvm.ptr<3>``); the pipeline
         needs ``smem_bytes``."""
-        return self._access(
-            "buf", f"tspipe.stage_buffer {self.name} : !llvm.ptr<3>",
-            "buffer", "buffer")
+        ts, llvm = _dialect("tspipe"), _dialect("llvm")
+        return self._access("buffer", lambda: ts.stage_buffer(
+            llvm.PointerType.get(3), self.value))
 
 
 class Token:
     """The ``i1`` result of ``try_acquire`` / ``try_wait`` (true: ready).
 
-    ``str(token)`` is its SSA name. Only a Token is accepted as the
-    ``ready`` argument of :meth:`Task.acquire` / :meth:`Task.wait`.
+    ``token.value`` is the Value. Only a Token is accepted as the ``ready``
+    argument of :meth:`Task.acquire` / :meth:`Task.wait`.
     """
 
-    def __init__(self, name: str, pipeline: str, side: str, block, task=None):
-        self.name = name
+    def __init__(self, value, pipeline: str, side: str, scope: _Scope,
+                 task=None):
+        self.value = value
         self.pipeline = pipeline
         self.side = side
-        self._block = block
+        self._scope = scope
         self.task = task
-
-    def __str__(self):
-        return self.name
 
     def __repr__(self):
         probe = "try_acquire" if self.side == "producer" else "try_wait"
-        return f"Token({self.name}, {probe} @{self.pipeline})"
-
-
-class _Def:
-    """Where the builder made an SSA value: its task, its block, what it is."""
-
-    __slots__ = ("task", "block", "what")
-
-    def __init__(self, task, block, what):
-        self.task = task
-        self.block = block
-        self.what = what
-
-
-class _Block:
-    """A region being written: the task body, the domain loop or a guard."""
-
-    def __init__(self, header: Optional[str], loc: str, kind: str = "task body"):
-        self.header = header
-        self.loc = loc
-        self.kind = kind
-        self.items: List[Union[str, "_Block"]] = []
+        return f"Token({probe} @{self.pipeline})"
 
 
 ResourceRef = Union[Pipeline, str]
+IndexLike = Any  # int, numpy integer, or an ``index`` Value
+
+# The tasks whose work steps are running (innermost last).
+_ACTIVE_TASKS: List["Task"] = []
 
 
 class Task:
@@ -245,30 +274,24 @@ class Task:
     bracket names a pipeline the task lists in ``produces`` (acquire, commit,
     producer_tail) or ``consumes`` (wait, release) (rule R27).
 
-    Stages, tokens and the values their accessors return belong to this task
-    and to the block they were made in (the task body, the domain loop, a loop
-    guard); using one in another task, or after its block is closed, raises
-    :class:`~tspipe.ts.errors.ScheduleError` at the call.
-
-    The task may be used as a context manager (``with k.task(...) as t:``);
-    that only scopes the code, nothing is emitted at exit.
+    Stages and tokens belong to this task and to the block they were made in;
+    using one in another task, or after its block is closed, raises
+    :class:`~tspipe.ts.errors.ScheduleError` at the call. Values a work step
+    built are checked by MLIR's dominance verifier when the kernel is built.
     """
 
-    def __init__(self, kernel, name, warp_idx, num_warps, produces, consumes,
-                 run_only_on_cta_id, num_registers, loc):
+    def __init__(self, kernel: "Kernel", name: str, op, loc_text: str):
         self.kernel = kernel
         self.name = name
-        self.warp_idx = warp_idx
-        self.num_warps = num_warps
-        self.produces = [kernel._resource_name(r) for r in produces]
-        self.consumes = [kernel._resource_name(r) for r in consumes]
-        self.run_only_on_cta_id = run_only_on_cta_id
-        self.num_registers = num_registers
-        self._root = _Block(None, loc)
-        self._stack: List[_Block] = [self._root]
+        self.op = op
+        self.produces: List[str] = []
+        self.consumes: List[str] = []
+        block = op.body.blocks.append()
+        self._root = _Scope(block, "task body", loc_text)
+        self._stack: List[_Scope] = [self._root]
         self._pending: Dict[Tuple[str, str], Token] = {}
-        # SSA names the user's work text defined in this task.
-        self._user_names = set()
+        self._iv = None
+        self._work_anchor = None
 
     def __enter__(self):
         return self
@@ -276,64 +299,58 @@ class Task:
     def __exit__(self, *exc):
         return False
 
-    # -- emission helpers --------------------------------------------------
+    # -- building -------------------------------------------------------------
 
-    def _emit(self, text: str):
-        self._stack[-1].items.append(f"{text} {_caller_location()}")
+    @contextlib.contextmanager
+    def _building(self, loc=None) -> Iterator[None]:
+        """Context, the user's location and the insertion point at the end
+        of the current block."""
+        ir = _ir()
+        with self.kernel.context, (loc or _user_location()), \
+                ir.InsertionPoint(self._stack[-1].block):
+            yield
 
-    def _define(self, name: str, what: str, block: Optional[_Block] = None):
-        self.kernel._values[name] = _Def(self, block or self._stack[-1], what)
-
-    def _emit_value(self, prefix: str, text: str, what: str = "value") -> str:
-        name = self.kernel._fresh(prefix)
-        self._emit(f"{name} = {text}")
-        self._define(name, what)
-        return name
-
-    def _check_use(self, name: str, use: str):
-        """ScheduleError unless the builder-made value ``name`` is visible here:
-        made by this task, in a block that is still open."""
-        made = self.kernel._values.get(name)
-        if made is None or name in self._user_names:
-            return
-        if made.task is not self:
+    def _check_scope(self, scope: _Scope, use: str, what: str):
+        if scope not in self._stack:
+            where = scope.kind
+            if scope.loc_text:
+                where += f" opened at {scope.loc_text}"
             raise ScheduleError(
-                f"{made.what} {name} is used in task '{self.name}' ({use}) but "
-                f"comes from task '{made.task.name}': a stage or value exists "
-                f"only in the bracket scope of the task that made it; acquire "
-                f"or wait in task '{self.name}' to get its own stage",
-                None, _caller_location())
-        if made.block not in self._stack:
-            where = made.block.kind
-            if made.block.loc.startswith("loc("):
-                where += f" opened at {_short_location(made.block.loc)}"
-            raise ScheduleError(
-                f"{made.what} {name} is used outside the bracket scope it came "
-                f"from ({use}): it was made inside the {where} of task "
+                f"{what} is used outside the bracket scope it came from "
+                f"({use}): it was made inside the {where} of task "
                 f"'{self.name}', which is closed here; use it inside that "
                 f"block, or acquire/wait again where it is needed",
                 None, _caller_location())
 
+    def _check_owner(self, obj, use: str, what: str):
+        if obj.task is not self:
+            raise ScheduleError(
+                f"{what} is used in task '{self.name}' ({use}) but comes "
+                f"from task '{obj.task.name}': a stage or token exists only "
+                f"in the bracket scope of the task that made it; acquire or "
+                f"wait in task '{self.name}' to get its own", None,
+                _caller_location())
+        self._check_scope(obj._scope, use, what)
+
     @contextlib.contextmanager
-    def _region(self, header: str, kind: str, result=None,
-                what: Optional[str] = None) -> Iterator:
-        block = _Block(header, _caller_location(), kind)
-        if result is not None:
-            self._define(result, what or "value", block)
-        self._stack[-1].items.append(block)
-        self._stack.append(block)
+    def _region(self, op, kind: str, arg_types=()) -> Iterator[Any]:
+        with self.kernel.context:
+            block = op.body.blocks.append(
+                *arg_types, arg_locs=[op.location] * len(arg_types))
+        scope = _Scope(block, kind, _short_location(_caller_location()))
+        self._stack.append(scope)
         try:
-            yield result
+            yield block
         finally:
             popped = self._stack.pop()
-            assert popped is block, "tspipe.ts: regions closed out of order"
+            assert popped is scope, "tspipe.ts: regions closed out of order"
             # A token made inside the region does not dominate what follows.
-            for key in [k for k, t in self._pending.items() if t._block is block]:
+            for key in [k for k, t in self._pending.items()
+                        if t._scope is scope]:
                 del self._pending[key]
 
-    def _ready_operand(self, pipe: str, side: str, method: str,
-                       ready) -> Optional[str]:
-        """The SSA name of the ``ready`` token for ``method`` (acquire/wait).
+    def _ready_operand(self, pipe: str, side: str, method: str, ready):
+        """The ``ready`` Value for ``method`` (acquire/wait), or None.
 
         With ``ready`` None, the pending probe of ``pipe`` is used when it was
         made in the current block (the verifier requires a fresh probe).
@@ -341,60 +358,65 @@ class Task:
         probe = "try_acquire" if side == "producer" else "try_wait"
         if ready is None:
             token = self._pending.get((pipe, side))
-            if token is not None and token._block is self._stack[-1]:
+            if token is not None and token._scope is self._stack[-1]:
                 del self._pending[(pipe, side)]
-                return token.name
+                return token.value
             return None
         if not isinstance(ready, Token):
             raise TypeError(
                 f"{method}(ready=...) takes the Token that {probe}() returned "
                 f"(or None), got {ready!r}")
-        self._check_use(ready.name, f"{method}(ready={ready.name})")
+        self._check_owner(ready, f"{method}(ready=...)", repr(ready))
         if ready.side != side:
             other = "try_wait" if side == "producer" else "try_acquire"
             raise ScheduleError(
-                f"{method}(ready={ready.name}) needs a token from {probe}(); "
-                f"{ready.name} comes from {other}()", None, _caller_location())
+                f"{method}(ready=...) needs a token from {probe}(); "
+                f"{ready!r} comes from {other}()", None, _caller_location())
         if ready.pipeline != pipe:
             raise ScheduleError(
-                f"{method}(@{pipe}, ready={ready.name}): the token probes "
+                f"{method}(@{pipe}, ready=...): the token probes "
                 f"@{ready.pipeline}; probe @{pipe} with {probe}()",
                 None, _caller_location())
         if self._pending.get((pipe, side)) is ready:
             del self._pending[(pipe, side)]
-        return ready.name
+        return ready.value
 
-    def _cursor_moved(self, pipe: str, side: str):
-        # A probe taken before a bracket that moves the same cursor is stale.
-        self._pending.pop((pipe, side), None)
-
-    def _probe(self, resource: ResourceRef, side: str, op: str,
-               verb: str) -> Token:
-        """Emits the try op `op` of `side` and records its token as the
-        pending probe of (resource, side)."""
+    def _symbol(self, resource: ResourceRef):
         pipe = self.kernel._resource_name(resource)
-        name = self._emit_value("ready", f"{op} {_symbol(pipe)}",
-                                f"{verb} token (@{pipe})")
-        token = Token(name, pipe, side, self._stack[-1], self)
+        with self.kernel.context:
+            return pipe, _ir().FlatSymbolRefAttr.get(pipe)
+
+    def _probe(self, resource: ResourceRef, side: str) -> Token:
+        ts, ir = _dialect("tspipe"), _ir()
+        pipe, symbol = self._symbol(resource)
+        with self._building():
+            i1 = ir.IntegerType.get_signless(1)
+            if side == "producer":
+                value = ts.producer_try_acquire(i1, symbol)
+            else:
+                value = ts.consumer_try_wait(i1, symbol)
+        token = Token(value, pipe, side, self._stack[-1], self)
         self._pending[(pipe, side)] = token
         return token
 
-    def _blocking(self, resource: ResourceRef, side: str, op: str, verb: str,
-                  ready: Optional[Token]) -> "Stage":
-        """Emits the blocking op `op` of `side`, with its `ready` token (or
-        the pending probe), and returns the stage it reaches."""
-        pipe = self.kernel._resource_name(resource)
+    def _blocking(self, resource: ResourceRef, side: str, verb: str,
+                  ready: Optional[Token]) -> Stage:
+        ts, tsp = _dialect("tspipe"), importlib.import_module("tspipe._mlir_libs._tspipe")
+        pipe, symbol = self._symbol(resource)
         token = self._ready_operand(pipe, side, verb, ready)
-        suffix = f" ready({token})" if token else ""
-        name = self._emit_value("stage", f"{op} {_symbol(pipe)}{suffix}",
-                                f"stage ({verb} @{pipe})")
-        return Stage(self, name, pipe)
+        with self._building():
+            build = ts.producer_acquire if side == "producer" else ts.consumer_wait
+            value = build(tsp.stage_type(), symbol, ready=token)
+        return Stage(self, value, pipe, self._stack[-1],
+                     f"stage of {verb}(@{pipe})")
 
-    def _advancing(self, resource: ResourceRef, side: str, op: str) -> None:
-        """Emits `op`, a bracket that moves the `side` cursor."""
-        pipe = self.kernel._resource_name(resource)
-        self._cursor_moved(pipe, side)
-        self._emit(f"{op} {_symbol(pipe)}")
+    def _advancing(self, resource: ResourceRef, side: str, build_name: str):
+        ts = _dialect("tspipe")
+        pipe, symbol = self._symbol(resource)
+        # A probe taken before a bracket that moves the same cursor is stale.
+        self._pending.pop((pipe, side), None)
+        with self._building():
+            getattr(ts, build_name)(symbol)
 
     # -- schedule: producer side -------------------------------------------
 
@@ -406,8 +428,7 @@ class Task:
         and skips its blocking wait when it is true; TS's status register is
         sticky, this token is consumed by that one acquire.
         """
-        return self._probe(resource, "producer", "tspipe.producer_try_acquire",
-                           "try_acquire")
+        return self._probe(resource, "producer")
 
     def acquire(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
         """Wait until the producer's next stage is empty (and, for TMA
@@ -415,20 +436,19 @@ class Task:
         :class:`Stage`. ``ready``: a :class:`Token` from :meth:`try_acquire`
         of the same resource (default: the pending one made in this block, if
         any); anything else raises TypeError."""
-        return self._blocking(resource, "producer", "tspipe.producer_acquire",
-                              "acquire", ready)
+        return self._blocking(resource, "producer", "acquire", ready)
 
     def commit(self, resource: ResourceRef) -> None:
         """Signal that the producer's stage is full (arrive on its full
         barrier with the type's producer operation) and advance."""
-        self._advancing(resource, "producer", "tspipe.producer_commit")
+        self._advancing(resource, "producer", "producer_commit")
 
     def producer_tail(self, resource: ResourceRef) -> None:
         """Drain: wait until the consumers released every stage this producer
         filled (``num_stages / stride`` empty-barrier waits per lane).
         Inserted by the lowering after the body when a producing task does
         not write it."""
-        self._advancing(resource, "producer", "tspipe.producer_tail")
+        self._advancing(resource, "producer", "producer_tail")
 
     # -- schedule: consumer side -------------------------------------------
 
@@ -437,122 +457,190 @@ class Task:
 
         Returns a :class:`Token` used by the next :meth:`wait` of the same
         resource in the same block (see :meth:`try_acquire`)."""
-        return self._probe(resource, "consumer", "tspipe.consumer_try_wait",
-                           "try_wait")
+        return self._probe(resource, "consumer")
 
     def wait(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
         """Wait until the consumer's next stage is full. Returns the
         :class:`Stage` to read. ``ready``: a :class:`Token` from
         :meth:`try_wait` of the same resource (default: the pending one made
         in this block, if any); anything else raises TypeError."""
-        return self._blocking(resource, "consumer", "tspipe.consumer_wait",
-                              "wait", ready)
+        return self._blocking(resource, "consumer", "wait", ready)
 
     def release(self, resource: ResourceRef) -> None:
         """Signal that the consumer's stage is empty (arrive on its empty
         barrier with the type's consumer operation) and advance."""
-        self._advancing(resource, "consumer", "tspipe.consumer_release")
+        self._advancing(resource, "consumer", "consumer_release")
 
     # -- schedule: work steps ------------------------------------------------
 
     def current_stage(self, resource: ResourceRef, role: str = "consumer") -> Stage:
         """The stage a work step addresses when this task did not acquire or
-        wait itself (split producers/consumers, docs/Protocols.md, Split cursors): the commit cursor's
-        (``role="producer"``) or the release cursor's (``"consumer"``)."""
+        wait itself (split producers/consumers, docs/Protocols.md, Split
+        cursors): the commit cursor's (``role="producer"``) or the release
+        cursor's (``"consumer"``). Raises ValueError for another role."""
         if role not in ("producer", "consumer"):
             raise ValueError(f"role must be 'producer' or 'consumer', got {role!r}")
-        pipe = self.kernel._resource_name(resource)
-        name = self._emit_value(
-            "stage", f"tspipe.current_stage {_symbol(pipe)} {role}",
-            f"stage (current_stage @{pipe})")
-        return Stage(self, name, pipe)
+        ts = _dialect("tspipe")
+        tsp = importlib.import_module("tspipe._mlir_libs._tspipe")
+        pipe, symbol = self._symbol(resource)
+        with self._building():
+            role_value = ts.Role.Producer if role == "producer" else ts.Role.Consumer
+            value = ts.current_stage(tsp.stage_type(), symbol, role_value)
+        return Stage(self, value, pipe, self._stack[-1],
+                     f"stage of current_stage(@{pipe})")
 
-    def work(self, text: str) -> None:
-        """A work step: MLIR op text copied verbatim into the current block
-        (e.g. NVVM ops that read a stage's buffer). Use the SSA names that
-        :class:`Stage` accessors and :meth:`Kernel.arg` return; a stage or
-        value of another task, or of a closed block, raises ScheduleError."""
-        if not isinstance(text, str):
-            raise TypeError(f"work() takes MLIR op text (a str), got {text!r}")
-        lines = [line.strip() for line in text.strip("\n").splitlines()]
-        defined = set()
-        for line in lines:
-            results = _SSA_RESULTS.match(line)
-            if results:
-                defined.update(n.split(":")[0].strip()
-                               for n in results.group(1).split(","))
-            defined.update(_SSA_DEFINED.findall(line))
-        for line in lines:
-            for name in _SSA_NAME.findall(line):
-                if name not in defined:
-                    self._check_use(name, "work()")
-        self._user_names |= defined
-        for line in lines:
-            self._stack[-1].items.append(line)
+    def work(self, step: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run a work step: ``step(*args, **kwargs)`` builds its ops with the
+        MLIR dialect builders at the end of the current block (the task body,
+        domain loop or guard) and returns whatever it returns.
+
+        Inside ``step`` the kernel's Context, an InsertionPoint and a
+        Location are current, so ``arith.addi(a, b)`` or
+        ``nvvm.elect_sync()`` need no ``ip=`` / ``loc=``; each op gets the
+        Python line in ``step`` that built it (MLIR's traceback locations),
+        or the line of this ``work`` call. Stage accessors may be called in
+        it. Raises TypeError if ``step`` is not callable; MLIR's own errors
+        (a wrong operand type) propagate.
+        """
+        if not callable(step):
+            raise TypeError(
+                f"work() takes a callable that builds ops with the dialect "
+                f"builders, got {step!r}")
+        with self._building(), _traceback_locations(), self._active():
+            self._work_anchor = self._last_op()
+            return step(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def ops(self) -> Iterator[None]:
+        """``with task.ops():`` -- build ops inline, like :meth:`work`
+        without a callable: the Context, an InsertionPoint at the end of the
+        current block and traceback locations are current in the body."""
+        with self._building(), _traceback_locations(), self._active():
+            self._work_anchor = self._last_op()
+            yield
+
+    def _last_op(self):
+        """The last op of the current block, or None."""
+        ops = self._stack[-1].block.operations
+        return ops[len(ops) - 1].operation if len(ops) else None
+
+    def _accessor_point(self):
+        """Where a stage accessor called in a work step goes: None when the
+        step builds directly in the task's current block (the ambient
+        insertion point), else before the step's first op in that block."""
+        ir = _ir()
+        block = self._stack[-1].block
+        if ir.InsertionPoint.current.block == block:
+            return None
+        found = self._work_anchor is None
+        for op in block.operations:
+            if found:
+                return ir.InsertionPoint(op)
+            found = op.operation == self._work_anchor
+        return ir.InsertionPoint(block)
+
+    @contextlib.contextmanager
+    def _active(self) -> Iterator[None]:
+        """Marks this task as the one a work step builds for (a stage of
+        another task used in it is an error)."""
+        _ACTIVE_TASKS.append(self)
+        try:
+            yield
+        finally:
+            _ACTIVE_TASKS.pop()
 
     # -- schedule: structure -------------------------------------------------
 
-    def domain_loop(self, start, end, step=1):
+    def domain_loop(self, start: IndexLike, end: IndexLike,
+                    step: IndexLike = 1) -> "_RegionScope":
         """``with task.domain_loop(start, end, step) as iv:`` -- the task's
         domain loop (exactly one per task, R16; step non-zero, R17).
 
         ``start``, ``end``, ``step`` are ints (iterations; numpy integers
-        accepted) or SSA names of ``index`` values (e.g. made in
+        accepted) or ``index`` Values (e.g. built in
         :meth:`Kernel.prologue`). Steps before the loop are the head, steps
-        after it the tail. Yields the SSA name of the iteration value.
+        after it the tail. Yields the iteration Value (``index``). The
+        bounds are checked at the call (TypeError for a float, ScheduleError
+        beyond 64 bits).
         """
-        bounds = []
-        for what, value in (("domain_loop start", start),
-                            ("domain_loop end", end),
-                            ("domain_loop step", step)):
-            if isinstance(value, str):
-                self._check_use(value, what)
-            bounds.append(self.kernel._index_value(value, what))
-        lb, ub, st = bounds
-        iv = self.kernel._fresh("iv")
-        return self._region(f"tspipe.domain_loop {iv} = {lb} to {ub} step {st}",
-                            "domain_loop", iv, "domain loop iteration value")
+        ts, ir = _dialect("tspipe"), _ir()
+        bounds = [self.kernel._index_value(value, what) for what, value in
+                  (("domain_loop start", start), ("domain_loop end", end),
+                   ("domain_loop step", step))]
+        with self._building():
+            op = ts.DomainLoopOp(*bounds)
+            index = ir.IndexType.get()
+        return _RegionScope(self, op, "domain_loop", [index])
+
+    def _guard(self, cls_name: str, kind: str) -> "_RegionScope":
+        ts = _dialect("tspipe")
+        with self._building():
+            op = getattr(ts, cls_name)()
+        return _RegionScope(self, op, kind, [])
 
     def first_iter(self):
         """``with task.first_iter():`` -- steps run on the first iteration of
         the domain loop only (inside the loop, R22)."""
-        return self._region("tspipe.first_iter", "first_iter")
+        return self._guard("FirstIterOp", "first_iter")
 
     def last_iter(self):
         """``with task.last_iter():`` -- steps run on the last iteration of the
         domain loop only (inside the loop, R22)."""
-        return self._region("tspipe.last_iter", "last_iter")
-
-    # -- text ------------------------------------------------------------------
-
-    def _emit_text(self, out: List[str], indent: str):
-        header = (f"tspipe.task {_symbol(self.name)} warps({self.warp_idx}, "
-                  f"{self.num_warps})")
-        if self.produces:
-            header += " produces [" + ", ".join(_symbol(p) for p in self.produces) + "]"
-        if self.consumes:
-            header += " consumes [" + ", ".join(_symbol(p) for p in self.consumes) + "]"
-        if self.run_only_on_cta_id is not None:
-            header += f" cta({self.run_only_on_cta_id})"
-        if self.num_registers is not None:
-            header += f" registers({self.num_registers})"
-        out.append(f"{indent}{header} {{")
-        _emit_items(self._root.items, out, indent + "  ")
-        out.append(f"{indent}}} {self._root.loc}")
+        return self._guard("LastIterOp", "last_iter")
 
     def __repr__(self):
-        return (f"Task({self.name!r}, warp_idx={self.warp_idx}, "
-                f"num_warps={self.num_warps})")
+        return f"Task({self.name!r})"
 
 
-def _emit_items(items, out: List[str], indent: str):
-    for item in items:
-        if isinstance(item, _Block):
-            out.append(f"{indent}{item.header} {{")
-            _emit_items(item.items, out, indent + "  ")
-            out.append(f"{indent}}} {item.loc}")
-        else:
-            out.append(f"{indent}{item}")
+class _RegionScope:
+    """The context manager of a domain loop or a guard: its op is built at
+    the call; entering opens its body block (yielding the iteration Value
+    for the domain loop), leaving closes it."""
+
+    def __init__(self, task: Task, op, kind: str, arg_types):
+        self._task = task
+        self._op = op
+        self._kind = kind
+        self._arg_types = arg_types
+        self._cm = None
+
+    def __enter__(self):
+        self._cm = self._task._region(self._op, self._kind, self._arg_types)
+        block = self._cm.__enter__()
+        if self._kind == "domain_loop":
+            self._task._iv = block.arguments[0]
+            return self._task._iv
+        return None
+
+    def __exit__(self, *exc):
+        if self._kind == "domain_loop":
+            self._task._iv = None
+        return self._cm.__exit__(*exc)
+
+
+@contextlib.contextmanager
+def _traceback_locations() -> Iterator[None]:
+    """MLIR's traceback-based op locations (innermost user frame) when the
+    bindings have them; otherwise the ambient Location stays."""
+    ir = _ir()
+    tracebacks = getattr(ir, "loc_tracebacks", None)
+    if tracebacks is None:
+        yield
+        return
+    global _EXCLUDED
+    if not _EXCLUDED:
+        # Frames inside the package (the dialect builders' wrappers, the
+        # front end) are never the user's line.
+        import os
+
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        ir._globals.register_traceback_file_exclusion(package)
+        _EXCLUDED = True
+    with tracebacks(max_depth=1):
+        yield
+
+
+_EXCLUDED = False
 
 
 class Kernel:
@@ -565,10 +653,14 @@ class Kernel:
       cluster: cluster extents in CTAs, 3 ints (at most 16 CTAs).
       name: the ``gpu.func`` symbol (the PTX entry name), a C identifier
         other than ``_`` (which PTX rejects).
-      args: names of the kernel's pointer arguments (``!llvm.ptr<1>``, global
-        memory), in order, C identifiers; :meth:`arg` gives their SSA names.
-      arch: the ``#nvvm.target`` chip the module is written for: one of
+      args: the kernel's arguments, in order: a name (a global-memory
+        pointer, ``!llvm.ptr<1>``) or a ``(name, type)`` pair where type is
+        one of :data:`ARG_TYPES` (``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"``,
+        ``"f16"``, ``"index"``) or an ``ir.Type``. :meth:`arg` gives their
+        Values.
+      arch: the chip the module is built for: one of
         ``tspipe.ts.checks.SUPPORTED_ARCHS`` (``sm_90a``, ``sm_100a``, ...).
+      context: a ``tspipe.ir.Context`` to build in (default: a new one).
 
     Integers may be ``int`` or numpy integers (``bool`` is rejected). Names
     of the kernel, its arguments, pipelines and tasks must be C identifiers
@@ -582,8 +674,8 @@ class Kernel:
     """
 
     def __init__(self, num_warps: int, cluster: Sequence[int] = (1, 1, 1), *,
-                 name: str = "kernel", args: Sequence[str] = (),
-                 arch: str = "sm_90a"):
+                 name: str = "kernel", args: Sequence[Any] = (),
+                 arch: str = "sm_90a", context=None):
         num_warps = _check_int("num_warps", num_warps)
         cluster = tuple(_check_int("cluster extent", extent) for extent in cluster)
         _check_name("kernel", name)
@@ -596,47 +688,82 @@ class Kernel:
                 "'kernel'", None, _caller_location())
         if isinstance(args, str):
             raise TypeError(f"args must be a sequence of names, got {args!r}")
-        args = list(args)
+        arg_specs = []
         for arg in args:
-            _check_name("kernel argument", arg)
-            if _GENERATED_NAME.fullmatch(arg):
-                raise ScheduleError(
-                    f"kernel argument name {arg!r} is reserved for names the "
-                    "builder generates", None, _caller_location())
-        if len(set(args)) != len(args):
+            arg_name, kind = (arg, "ptr") if isinstance(arg, str) else tuple(arg)
+            _check_name("kernel argument", arg_name)
+            arg_specs.append((arg_name, kind))
+        names = [n for n, _ in arg_specs]
+        if len(set(names)) != len(names):
             raise ScheduleError(
-                f"kernel argument names must be unique, got {args}", None,
+                f"kernel argument names must be unique, got {names}", None,
                 _caller_location())
         check_arch(arch)
         self.num_warps = num_warps
         self.cluster = cluster
         self.name = name
-        self.args = list(args)
+        self.args = names
         self.arch = arch
         self.pipelines: List[Pipeline] = []
         self.tasks: List[Task] = []
-        self._prologue: List[str] = []
-        self._constants: Dict[int, str] = {}
-        self._values: Dict[str, _Def] = {}
-        self._counter = 0
-        self._loc = _caller_location()
+        self._constants: Dict[int, Any] = {}
+
+        ir = _ir()
+        ts, gpu = _dialect("tspipe"), _dialect("gpu")
+        self.context = context if context is not None else ir.Context()
+        loc = _user_location_in(self.context)
+        self._loc_text = _short_location(_caller_location())
+        with self.context, loc:
+            types = []
+            for arg_name, kind in arg_specs:
+                if isinstance(kind, str):
+                    if kind not in ARG_TYPES:
+                        raise ValueError(
+                            f"argument {arg_name!r}: unknown type {kind!r}; "
+                            f"use one of {sorted(ARG_TYPES)} or an ir.Type")
+                    types.append(ARG_TYPES[kind]())
+                elif isinstance(kind, ir.Type):
+                    types.append(kind)
+                else:
+                    raise TypeError(f"argument {arg_name!r}: type must be a "
+                                    f"name or an ir.Type, got {kind!r}")
+            self.module = ir.Module.create()
+            with ir.InsertionPoint(self.module.body):
+                self._gpu_module = gpu.GPUModuleOp(name + "_module")
+                self._gpu_module.bodyRegion.blocks.append()
+            with ir.InsertionPoint(self._gpu_module.bodyRegion.blocks[0]):
+                self._func = gpu.GPUFuncOp(
+                    ir.FunctionType.get(types, []), sym_name=name, kernel=True)
+                self._entry = self._func.add_entry_block()
+            with ir.InsertionPoint(self._entry):
+                i64 = ir.IntegerType.get_signless(64)
+                cluster_attr = None
+                if cluster != (1, 1, 1):
+                    cluster_attr = ir.DenseI64ArrayAttr.get(list(cluster))
+                self.op = ts.KernelOp(ir.IntegerAttr.get(i64, num_warps),
+                                      cluster_shape=cluster_attr)
+                self._body = self.op.body.blocks.append()
+                gpu.ReturnOp([])
+        self._args = dict(zip(names, self._entry.arguments))
+        self._target_attached = False
 
     # -- naming ------------------------------------------------------------
 
-    def _fresh(self, prefix: str) -> str:
-        name = f"%{prefix}{self._counter}"
-        self._counter += 1
-        return name
-
-    def _index_value(self, value, what: str = "domain bound") -> str:
-        if isinstance(value, str):
-            if not _SSA_NAME.fullmatch(value):
-                raise ValueError(
-                    f"{what}: expected an int or an SSA name like '%n', got {value!r}")
+    def _index_value(self, value, what: str = "domain bound"):
+        """An ``index`` Value for ``value`` (an int becomes a constant at the
+        top of the ``gpu.func``, shared by every use)."""
+        ir = _ir()
+        if isinstance(value, ir.Value):
+            if not isinstance(value.type, ir.IndexType):
+                raise TypeError(f"{what}: expected an index Value, got one of "
+                                f"type {value.type}")
             return value
         value = _check_int(what, value)
         if value not in self._constants:
-            self._constants[value] = f"%c{value}" if value >= 0 else f"%cm{-value}"
+            arith = _dialect("arith")
+            with self.context, ir.Location.unknown(), \
+                    ir.InsertionPoint.at_block_begin(self._entry):
+                self._constants[value] = arith.constant(ir.IndexType.get(), value)
         return self._constants[value]
 
     def _resource_name(self, resource: ResourceRef) -> str:
@@ -651,18 +778,19 @@ class Kernel:
         """Threads per CTA: ``32 * num_warps``."""
         return 32 * self.num_warps
 
-    def arg(self, name: str) -> str:
-        """SSA name of kernel argument ``name`` (``!llvm.ptr<1>``)."""
-        if name not in self.args:
+    def arg(self, name: str):
+        """The Value of kernel argument ``name``; KeyError for an unknown
+        name."""
+        if name not in self._args:
             raise KeyError(f"kernel has no argument {name!r}; arguments: {self.args}")
-        return f"%{name}"
+        return self._args[name]
 
     # -- contents ----------------------------------------------------------
 
     def pipeline(self, name: str, cfg: PipelineConfig,
                  smem_bytes: Optional[int] = None, *,
                  tmem_columns: Optional[int] = None) -> Pipeline:
-        """Declare a pipelined resource.
+        """Declare a pipelined resource (``tspipe.pipeline``).
 
         Args:
           name: its symbol, a C identifier (``[A-Za-z_][A-Za-z0-9_]*``).
@@ -677,7 +805,21 @@ class Kernel:
             raise TypeError(f"cfg must be a PipelineConfig, got {cfg!r}")
         smem_bytes = _check_int("smem_bytes", smem_bytes, allow_none=True)
         tmem_columns = _check_int("tmem_columns", tmem_columns, allow_none=True)
-        pipe = Pipeline(self, name, cfg, smem_bytes, tmem_columns, _caller_location())
+        ir, ts = _ir(), _dialect("tspipe")
+        loc = _user_location_in(self.context)
+        with self.context, loc:
+            i64 = ir.IntegerType.get_signless(64)
+            # Pipelines precede the tasks in the kernel body.
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = ts.PipelineOp(
+                    ir.StringAttr.get(name), cfg.to_attr(self.context),
+                    smem_bytes=None if smem_bytes is None
+                    else ir.IntegerAttr.get(i64, smem_bytes),
+                    tmem_columns=None if tmem_columns is None
+                    else ir.IntegerAttr.get(i64, tmem_columns))
+        pipe = Pipeline(self, name, cfg, smem_bytes, tmem_columns, op)
         self.pipelines.append(pipe)
         return pipe
 
@@ -709,88 +851,126 @@ class Kernel:
             if isinstance(resources, (str, Pipeline)):
                 raise TypeError(f"{what} must be a list of pipelines, got "
                                 f"{resources!r}")
-        task = Task(self, name, warp_idx, num_warps, produces, consumes,
-                    run_only_on_cta_id, num_registers, _caller_location())
+        produced = [self._resource_name(r) for r in produces]
+        consumed = [self._resource_name(r) for r in consumes]
+        ir, ts = _ir(), _dialect("tspipe")
+        loc = _user_location_in(self.context)
+        with self.context, loc, ir.InsertionPoint(self._body):
+            i64 = ir.IntegerType.get_signless(64)
+
+            def refs(names):
+                if not names:
+                    return None
+                return ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(n) for n in names])
+
+            def opt(value):
+                return None if value is None else ir.IntegerAttr.get(i64, value)
+
+            op = ts.TaskOp(ir.StringAttr.get(name),
+                           ir.IntegerAttr.get(i64, warp_idx),
+                           ir.IntegerAttr.get(i64, num_warps),
+                           produces=refs(produced), consumes=refs(consumed),
+                           run_only_on_cta_id=opt(run_only_on_cta_id),
+                           num_registers=opt(num_registers))
+        task = Task(self, name, op, _short_location(_caller_location()))
+        task.produces, task.consumes = produced, consumed
+        task.warp_idx, task.num_warps = warp_idx, num_warps
+        task.run_only_on_cta_id = run_only_on_cta_id
+        task.num_registers = num_registers
         self.tasks.append(task)
         return task
 
-    def prologue(self, text: str) -> None:
-        """MLIR op text placed in the ``gpu.func`` before the kernel body
-        (e.g. computing a dynamic domain bound from an argument). Values a
-        task made cannot be used here (ScheduleError)."""
-        if not isinstance(text, str):
-            raise TypeError(f"prologue() takes MLIR op text (a str), got {text!r}")
-        for name in _SSA_NAME.findall(text):
-            made = self._values.get(name)
-            if made is not None:
-                raise ScheduleError(
-                    f"{made.what} {name} of task '{made.task.name}' is used in "
-                    f"the kernel prologue, outside the bracket scope it came "
-                    f"from", None, _caller_location())
-        for line in text.strip("\n").splitlines():
-            self._prologue.append(line.strip())
+    def prologue(self, step: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run ``step(*args, **kwargs)`` with the insertion point in the
+        ``gpu.func`` before the ``tspipe.kernel`` (e.g. computing a dynamic
+        domain bound from an argument); returns what ``step`` returns. Values
+        built here may be used by every task. Raises TypeError if ``step``
+        is not callable."""
+        if not callable(step):
+            raise TypeError(f"prologue() takes a callable that builds ops, "
+                            f"got {step!r}")
+        ir = _ir()
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(self.op), _traceback_locations():
+            return step(*args, **kwargs)
 
     # -- output --------------------------------------------------------------
 
-    def to_mlir(self, arch: Optional[str] = None) -> str:
-        """The module text (not verified; see :meth:`build`).
-
-        Raises ArchError (ValueError) for an unsupported ``arch``."""
-        arch = check_arch(arch or self.arch)
+    def _attach_target(self, arch: str):
+        """Attaches ``#nvvm.target`` for ``arch`` with MLIR's
+        ``nvvm-attach-target`` pass (the PTX ISA version from
+        :data:`tspipe.targets.PTX_FEATURES`; LLVM's default -O level, as
+        ``tspipe-opt`` uses for a target that does not name one)."""
+        ir = _ir()
+        passmanager = importlib.import_module("tspipe.passmanager")
+        if "targets" in self._gpu_module.attributes:
+            del self._gpu_module.attributes["targets"]
+        options = f"chip={arch}"
         features = ptx_features(arch)
-        target = f"#nvvm.target<chip = {_mlir_string(arch)}"
         if features:
-            target += f", features = {_mlir_string(features)}"
-        target += ">"
-        args = ", ".join(f"%{a}: !llvm.ptr<1>" for a in self.args)
-        out = ["module {",
-               f"  gpu.module {_symbol(self.name + '_module')} [{target}] {{",
-               f"    gpu.func {_symbol(self.name)}({args}) kernel {{"]
-        indent = "      "
-        for value, name in sorted(self._constants.items()):
-            out.append(f"{indent}{name} = arith.constant {value} : index")
-        for line in self._prologue:
-            out.append(f"{indent}{line}")
-        header = f"tspipe.kernel warps({self.num_warps})"
-        if self.cluster != (1, 1, 1):
-            header += " cluster([" + ", ".join(str(e) for e in self.cluster) + "])"
-        out.append(f"{indent}{header} {{")
-        for pipe in self.pipelines:
-            out.append(f"{indent}  {pipe._emit()}")
-        for task in self.tasks:
-            task._emit_text(out, indent + "  ")
-        out.append(f"{indent}}} {self._loc}")
-        out.append(f"{indent}gpu.return")
-        out += ["    }", "  }", "}"]
-        return "\n".join(out) + "\n"
+            options += f" features={features}"
+        with self.context:
+            pm = passmanager.PassManager.parse(
+                f"builtin.module(nvvm-attach-target{{{options}}})")
+            pm.enable_verifier(False)
+            pm.run(self.module.operation)
 
-    def build(self, context=None, arch: Optional[str] = None):
-        """Parse and verify the module; returns a ``tspipe.ir.Module``.
-
-        ``context``: a ``tspipe.ir.Context`` (default: a new one).
+    def build(self, arch: Optional[str] = None):
+        """Attach the NVVM target and verify; returns the ``tspipe.ir.Module``
+        (the Kernel's own: later calls keep building into it).
 
         Raises:
-          ScheduleError (ValueError): a task, schedule or kernel rule failed
-            (``.rule``, ``.message``, ``.location`` = the Python line).
+          ScheduleError (ValueError): a task, schedule or kernel rule failed;
+            its text lists every diagnostic with the Python line of the op
+            (``.diagnostics``, ``.rule``, ``.location`` of the first).
           PipelineConfigError (ValueError): a config rule (R1-R15) failed.
           ArchError (ValueError): ``arch`` is not supported.
         """
         ir = _ir()
-        if context is None:
-            context = ir.Context()
-        text = self.to_mlir(arch)
-        try:
-            return ir.Module.parse(text, context=context)
-        except ir.MLIRError as err:
-            raise error_from_mlir(err, untagged=ScheduleError) from None
+        arch = check_arch(arch or self.arch)
+        self._attach_target(arch)
+        with self.context:
+            try:
+                self.module.operation.verify()
+            except ir.MLIRError as err:
+                raise self._every_failure(err) from None
+        return self.module
+
+    def _every_failure(self, first_error):
+        """The exception for a failed verification, listing every failure:
+        MLIR's verifier stops at the first failing op, so each pipeline and
+        task is verified on its own as well and their diagnostics added."""
+        ir = _ir()
+        errors = importlib.import_module("tspipe.ts.errors")
+        diagnostics = errors.diagnostics_of(first_error)
+        for op in [p.op for p in self.pipelines] + [t.op for t in self.tasks]:
+            try:
+                op.operation.verify()
+            except ir.MLIRError as err:
+                diagnostics += errors.diagnostics_of(err)
+        seen, unique = set(), []
+        for diag in diagnostics:
+            if (diag.message, diag.location) not in seen:
+                seen.add((diag.message, diag.location))
+                unique.append(diag)
+        error = error_from_mlir(first_error, untagged=ScheduleError)
+        return type(error)(error.message, error.rule, error.location, unique)
 
     def verify(self) -> None:
         """Verify with the C++ verifiers; raises like :meth:`build`."""
         self.build()
 
+    def to_mlir(self, arch: Optional[str] = None) -> str:
+        """The module printed with its locations (the Python lines), its
+        target attached for ``arch``; not verified (see :meth:`build`).
+        Parsing it back gives the same module and the same diagnostics."""
+        self._attach_target(check_arch(arch or self.arch))
+        return self.module.operation.get_asm(enable_debug_info=True)
+
     def to_ptx(self, arch: Optional[str] = None, **options) -> str:
         """Lower to PTX for ``arch`` (default: the kernel's) with
-        :func:`tspipe.compile.lower_to_ptx`.
+        :func:`tspipe.compile.lower_to_ptx` (a copy of the module is
+        lowered; the Kernel keeps its tspipe IR).
 
         Raises what :meth:`build` raises for the same kernel (ScheduleError,
         PipelineConfigError, ArchError: all ValueError), and CompileError
@@ -798,4 +978,11 @@ class Kernel:
         """
         compile_mod = importlib.import_module("tspipe.compile")
         arch = check_arch(arch or self.arch)
-        return compile_mod.lower_to_ptx(self.to_mlir(arch), arch=arch, **options)
+        self.build(arch)
+        return compile_mod.lower_to_ptx(self, arch=arch, **options)
+
+
+def _user_location_in(context):
+    """The user's ``Location.file`` made in ``context``."""
+    with context:
+        return _user_location()

@@ -1,17 +1,25 @@
 """TS vocabulary: agents, cooperative groups, signaling threads, pipeline ops
-and pipeline types (docs/Protocols.md). Pure Python.
+and pipeline types (docs/Protocols.md).
 
-Each enum member knows its spelling in tspipe IR (``ir_name``), which is what
-``#tspipe.config<...>`` and ``#tspipe.group<...>`` use.
+The enums are the dialect's generated ODS enums (``str(member)`` is the IR
+keyword); importing this module loads the compiled extension.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
+import importlib
+import threading
 
+from ..dialects import _tspipe_enum_gen as _ods
 from .checks import as_int, int64_problem
-from .errors import ConfigTypeError, PipelineConfigError, caller_location
+from .errors import (
+    ConfigTypeError,
+    PipelineConfigError,
+    caller_location,
+    caller_location_object,
+    collect_diagnostics,
+)
 
 __all__ = [
     "Agent",
@@ -22,111 +30,24 @@ __all__ = [
 ]
 
 
-class Agent(enum.Enum):
-    """Who arrives on a barrier in a :class:`CooperativeGroup` (CuTe's Agent).
-
-    The mbarrier arrive count CuTe derives from a group is ``size`` for
-    ``Thread``, ``32 * size`` for ``Warp``; ``ThreadBlock`` and
-    ``ThreadBlockCluster`` depend on the launch shape. TS's count rules
-    compare the raw ``size`` with arrival counts, so ``Thread`` groups (size =
-    number of arriving threads) are the consistent choice (docs/Protocols.md, Cooperative groups and arrive counts).
-    """
-
-    Thread = "thread"
-    Warp = "warp"
-    ThreadBlock = "thread_block"
-    ThreadBlockCluster = "thread_block_cluster"
-
-    @property
-    def ir_name(self) -> str:
-        """The keyword in ``#tspipe.group<agent, size>``."""
-        return self.value
-
-
-class SignalingThreads(enum.IntFlag):
-    """Which threads of a task issue a pipeline's barrier operations (docs/Protocols.md, Signaling threads).
-
-    ``All`` (every thread of the task), ``CtaLeader`` (only CTAs whose cluster
-    rank is a multiple of V; CLC producers: rank 0), ``TaskWarpLeader`` (TMA
-    producers: only the first warp of each producer task arms the full
-    barrier). Valid values (rule R1): ``All``, ``CtaLeader``,
-    ``TaskWarpLeader``, ``CtaLeader | TaskWarpLeader``; ``All`` combines with
-    nothing. Combinations are checked by the C++ verifier.
-    """
-
-    All = 1
-    CtaLeader = 2
-    TaskWarpLeader = 4
-
-    @property
-    def ir_name(self) -> str:
-        """``all``, ``cta_leader``, ``cta_leader|task_warp_leader``, ...
-
-        Bits without a name are spelled ``bit<N>`` and an empty flag ``none``;
-        the C++ parser rejects both with rule R1.
-        """
-        value = int(self)
-        if value == 0:
-            return "none"
-        names = []
-        for bit, name in ((1, "all"), (2, "cta_leader"), (4, "task_warp_leader")):
-            if value & bit:
-                names.append(name)
-                value &= ~bit
-        position = 0
-        while value:
-            if value & 1:
-                names.append(f"bit{position}")
-            value >>= 1
-            position += 1
-        return "|".join(names)
-
-
-class PipelineOp(enum.Enum):
-    """How an async-thread producer arrives on the full barrier (docs/Protocols.md, AsyncAsync and AsyncUmma).
-
-    ``AsyncThread``: every producer thread does ``mbarrier.arrive``.
-    ``AsyncLoad``: every producer thread does
-    ``cp.async.mbarrier.arrive.noinc`` (completes when its earlier cp.async
-    copies land). Only AsyncAsync (``async_producer_op``, R2) and AsyncUmma
-    (``umma_consumer_producer_op``, R3) may use ``AsyncLoad``.
-    """
-
-    AsyncThread = "async_thread"
-    AsyncLoad = "async_load"
-
-    @property
-    def ir_name(self) -> str:
-        return self.value
-
-
-class PipelineType(enum.Enum):
-    """The seven TS pipeline types: which unit fills and which drains a stage.
-
-    ============= ===================================== =====================
-    type          producer (full barrier)               consumer (empty)
-    ============= ===================================== =====================
-    AsyncAsync    threads (arrive / cp.async arrive)    threads
-    TmaAsync      TMA (expect_tx ``num_bytes``)         threads
-    TmaUmma       TMA (expect_tx ``num_bytes``)         tcgen05 MMA commit
-    UmmaAsync     tcgen05 MMA commit                    threads
-    AsyncUmma     threads (arrive / cp.async arrive)    tcgen05 MMA commit
-    UmmaUmma      tcgen05 commit                        tcgen05 commit
-    ClcFetchAsync cluster launch control (16 B/stage)   threads
-    ============= ===================================== =====================
-    """
-
-    AsyncAsync = "async_async"
-    TmaAsync = "tma_async"
-    TmaUmma = "tma_umma"
-    UmmaAsync = "umma_async"
-    AsyncUmma = "async_umma"
-    UmmaUmma = "umma_umma"
-    ClcFetchAsync = "clc_fetch_async"
-
-    @property
-    def ir_name(self) -> str:
-        return self.value
+# The enums are the ones generated from the dialect's ODS (TSPipeEnums.td):
+# one definition, in C++'s values, with TS's member names. TS's
+# ``PipelineOp`` is the dialect's ``PipelineOpKind``.
+#
+#   Agent            Thread, Warp, ThreadBlock, ThreadBlockCluster. The
+#                    mbarrier arrive count CuTe derives from a group is
+#                    ``size`` for Thread, ``32 * size`` for Warp
+#                    (docs/Protocols.md, Cooperative groups and arrive counts).
+#   SignalingThreads All (1), CtaLeader (2), TaskWarpLeader (4): which threads
+#                    of a task issue a pipeline's barrier operations; the
+#                    valid combinations (R1) are checked by the C++ verifier.
+#   PipelineOp       AsyncThread (mbarrier.arrive), AsyncLoad
+#                    (cp.async.mbarrier.arrive.noinc); R2 / R3 in C++.
+#   PipelineType     the seven TS pipeline types (docs/Protocols.md).
+Agent = _ods.Agent
+SignalingThreads = _ods.SignalingThreads
+PipelineOp = _ods.PipelineOpKind
+PipelineType = _ods.PipelineType
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,10 +61,13 @@ class CooperativeGroup:
         greater than 0 (rule R8, checked here).
 
     Raises:
-      ConfigTypeError (a TypeError): ``agent`` is not an :class:`Agent`, or
-        ``size`` is not an ``int`` (``bool`` rejected).
-      PipelineConfigError (a ValueError, rule R8): ``size`` is not > 0 (or
-        does not fit in 64 bits).
+      PipelineConfigError (a ValueError, rule R8): ``agent`` is not an
+        :class:`Agent` (``"Thread"`` included), ``size`` is a ``bool``, is
+        not > 0 or does not fit in 64 bits -- TS 4.8.1 raises ValueError for
+        the agent, for ``False`` and for sizes <= 0 too (it accepts ``True``
+        as 1; tspipe does not).
+      ConfigTypeError (a TypeError): ``size`` is not an integer (TS 4.8.1
+        accepts e.g. 1.5; tspipe does not).
     """
 
     agent: Agent
@@ -151,12 +75,16 @@ class CooperativeGroup:
 
     def __post_init__(self):
         if not isinstance(self.agent, Agent):
-            raise ConfigTypeError(
+            raise PipelineConfigError(
                 f"[R8] CooperativeGroup agent must be an Agent "
-                f"(Thread, Warp, ThreadBlock, ThreadBlockCluster), got "
-                f"{self.agent!r}",
-                rule="R8",
-            )
+                f"(Agent.Thread, Agent.Warp, Agent.ThreadBlock, "
+                f"Agent.ThreadBlockCluster), got {self.agent!r}",
+                "R8", caller_location())
+        if type(self.size).__name__ in ("bool", "bool_"):
+            raise PipelineConfigError(
+                f"[R8] CooperativeGroup size must be an int greater than 0, "
+                f"got {self.size!r}; give the number of {self.agent}s "
+                f"that arrive", "R8", caller_location())
         size = as_int(self.size)
         if size is None:
             raise ConfigTypeError(
@@ -165,15 +93,35 @@ class CooperativeGroup:
             )
         object.__setattr__(self, "size", size)
         problem = int64_problem("CooperativeGroup size", size)
-        if problem is None and size <= 0:
-            # The C++ verifier's text for #tspipe.group (R8).
-            problem = (f"cooperative group size must be greater than 0, got "
-                       f"{size}; give the number of {self.agent.ir_name}s that "
-                       f"arrive")
         if problem is not None:
             raise PipelineConfigError(f"[R8] {problem}", "R8",
                                       caller_location())
+        # R8 (size > 0) is the C++ verifier's: build the attribute.
+        self.to_attr(validation_context())
 
-    def to_ir(self) -> str:
-        """The ``<agent, size>`` body of ``#tspipe.group``."""
-        return f"<{self.agent.ir_name}, {self.size}>"
+    def to_attr(self, ctx):
+        """``#tspipe.group<agent, size>`` in ``ctx`` through the C API.
+        Raises PipelineConfigError (R8) with the C++ verifier's text."""
+        tsp = importlib.import_module("tspipe._mlir_libs._tspipe")
+        with collect_diagnostics(ctx) as diags, ctx, \
+                caller_location_object(ctx):
+            attr = tsp.group_attr(int(self.agent), self.size)
+        if attr is None:
+            first = diags[0] if diags else None
+            message = first.message if first else "[R8] invalid cooperative group"
+            raise PipelineConfigError(message, "R8", caller_location(), diags)
+        return attr
+
+
+_context_lock = threading.Lock()
+_validation_context = None
+
+
+def validation_context():
+    """A process-wide ``tspipe.ir.Context`` in which configs and groups are
+    validated by the C++ verifiers."""
+    global _validation_context
+    with _context_lock:
+        if _validation_context is None:
+            _validation_context = importlib.import_module("tspipe.ir").Context()
+        return _validation_context

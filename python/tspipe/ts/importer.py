@@ -1,0 +1,211 @@
+"""Importing a real TS ``TaskManager`` as tspipe IR.
+
+:func:`from_ts` reads a ``cutlass.experimental.task_scheduling``
+``TaskManager`` (TS 4.8.1, built on a CPU; see docs/python.md) and builds the
+equivalent :class:`tspipe.ts.Kernel`: one ``tspipe.pipeline`` per resource
+with its config, one ``tspipe.task`` per task with its warp range, CTA and
+register count, the head / domain loop / tail of each schedule with its
+brackets and its first/last-iteration guards. Work steps become named
+placeholders: an ``llvm.inline_asm`` PTX comment ``// ts work:
+<resource>.<label>`` located at ``Location.name("<task>/<resource>.<label>")``.
+The user then verifies and lowers the schedule with tspipe.
+
+TS is never imported here: the TaskManager's objects are read by attribute
+(TS must be installed in the interpreter that built them, never as a tspipe
+dependency). Not modelled (:class:`NotImplementedError`): work-tile loops,
+dynamic domain bounds, ``cute.Layout`` cluster layouts, resources without a
+pipeline config that brackets are used on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from .config import PipelineConfig
+from .kernel import Kernel
+from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
+
+__all__ = ["from_ts", "config_from_ts"]
+
+_BRACKETS = {
+    "ProducerTryAcquire": "try_acquire",
+    "ProducerAcquire": "acquire",
+    "ProducerCommit": "commit",
+    "ProducerTail": "producer_tail",
+    "ConsumerTryWait": "try_wait",
+    "ConsumerWait": "wait",
+    "ConsumerRelease": "release",
+}
+_WORK = {"ProducerWork": "producer_work", "ConsumerWork": "consumer_work",
+         "ProducerAuxWork": "producer_aux_work",
+         "ConsumerAuxWork": "consumer_aux_work"}
+
+
+def _name(value) -> str:
+    """The member name of a TS enum value (``PipelineType.TmaAsync`` ->
+    ``"TmaAsync"``)."""
+    return getattr(value, "name", str(value))
+
+
+def _group(ts_group) -> CooperativeGroup:
+    return CooperativeGroup(Agent[_name(ts_group.agent)], ts_group.size)
+
+
+def _signaling(value) -> Optional[SignalingThreads]:
+    if value is None:
+        return None
+    return SignalingThreads(int(value.value if hasattr(value, "value") else value))
+
+
+def _layout(value):
+    if value is None or isinstance(value, (tuple, list)):
+        return None if value is None else tuple(value)
+    raise NotImplementedError(
+        f"cta_layout_vmnk {value!r} is not a tuple of 4 ints; tspipe models "
+        f"static cluster layouts only (pass the layout as a tuple in TS)")
+
+
+def config_from_ts(ts_config) -> PipelineConfig:
+    """The tspipe :class:`PipelineConfig` of a TS ``PipelineConfig`` (every
+    field read by name; enums by member name). Raises PipelineConfigError /
+    ConfigTypeError as the tspipe factories do, NotImplementedError for a
+    ``cute.Layout`` cluster layout."""
+    stride = ts_config.interleave_stride
+    return PipelineConfig(
+        num_stages=ts_config.num_stages,
+        num_bytes=ts_config.num_bytes,
+        producer_group=_group(ts_config.producer_group),
+        consumer_group=_group(ts_config.consumer_group),
+        pipeline_type=PipelineType[_name(ts_config.pipeline_type)],
+        cta_layout_vmnk=_layout(ts_config.cta_layout_vmnk),
+        producer_signaling_threads=_signaling(ts_config.producer_signaling_threads),
+        consumer_signaling_threads=_signaling(ts_config.consumer_signaling_threads),
+        consumer_wait_signaling_threads=_signaling(
+            ts_config.consumer_wait_signaling_threads),
+        async_producer_op=PipelineOp[_name(ts_config.async_producer_op)],
+        umma_consumer_producer_op=PipelineOp[_name(
+            ts_config.umma_consumer_producer_op)],
+        advance_on_wait=bool(ts_config.advance_on_wait),
+        advance_on_acquire=bool(ts_config.advance_on_acquire),
+        num_bytes_per_warp_per_cta=ts_config.num_bytes_per_warp_per_cta,
+        mcast_mode_mn=tuple(ts_config.mcast_mode_mn),
+        interleave_stride=tuple(stride) if isinstance(stride, (tuple, list))
+        else stride,
+    )
+
+
+def _cluster(configs: Sequence[PipelineConfig]) -> tuple:
+    """The launch cluster implied by the pipelines' layouts: V*M along x,
+    N along y, L along z (1 CTA when no pipeline has a layout)."""
+    for cfg in configs:
+        if cfg.cta_layout_vmnk:
+            v, m, n, l = cfg.cta_layout_vmnk
+            return (v * m, n, l)
+    return (1, 1, 1)
+
+
+def _placeholder(task_name: str, resource: str, label: str):
+    from tspipe.dialects import llvm
+    import tspipe.ir as ir
+
+    text = f"// ts work: {resource}.{label}"
+    with ir.Location.name(f"{task_name}/{resource}.{label}"):
+        llvm.InlineAsmOp(None, [], text, "", has_side_effects=True)
+
+
+def _emit(builder, task_name: str, entries: List[tuple]):
+    for entry in entries:
+        resource, stage = entry[0], _name(entry[1])
+        label = entry[4] if len(entry) > 4 and entry[4] else None
+        if stage in _BRACKETS:
+            getattr(builder, _BRACKETS[stage])(resource.name)
+        elif stage in _WORK:
+            builder.work(_placeholder, task_name, resource.name,
+                         label or _WORK[stage])
+        else:
+            raise NotImplementedError(
+                f"task {task_name!r}: schedule stage {stage} on "
+                f"{resource.name!r} is not modelled by tspipe")
+
+
+def _guard_of(entry) -> str:
+    return _name(entry[3]) if len(entry) > 3 and entry[3] is not None else "Always"
+
+
+def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
+            num_warps: Optional[int] = None, cluster: Optional[Sequence[int]] = None,
+            verify: bool = True) -> Kernel:
+    """The tspipe :class:`Kernel` of a real TS ``TaskManager``.
+
+    Args:
+      task_manager: a TS 4.8.1 ``TaskManager`` (validated or built with
+        ``skip_validation=True``).
+      arch: the kernel's target chip.
+      name: the kernel (PTX entry) name.
+      num_warps: warps per CTA (default: up to the last task's warps).
+      cluster: cluster extents (default: from the pipelines' layouts).
+      verify: build and verify the module (raising ScheduleError /
+        PipelineConfigError, ValueError, listing every diagnostic).
+
+    Raises NotImplementedError for a construct tspipe does not model (see
+    the module docstring).
+    """
+    resources: List[Any] = []
+    for task in task_manager.tasks:
+        for res in list(task.dst_resources) + list(task.src_resources):
+            if res not in resources:
+                resources.append(res)
+    configs: Dict[int, PipelineConfig] = {}
+    for res in resources:
+        # A resource without a pipeline (a global-memory source or sink) only
+        # has work steps; it is no tspipe.pipeline.
+        if getattr(res, "pipeline_config", None) is not None:
+            configs[id(res)] = config_from_ts(res.pipeline_config)
+    resources = [r for r in resources if id(r) in configs]
+    if num_warps is None:
+        num_warps = max(t.warp_idx + t.num_warps for t in task_manager.tasks)
+    if cluster is None:
+        cluster = _cluster(list(configs.values()))
+    kernel = Kernel(num_warps, cluster, name=name, arch=arch)
+    for res in resources:
+        kernel.pipeline(res.name, configs[id(res)])
+    for index, task in enumerate(task_manager.tasks):
+        task_name = task.name or f"task{index}"
+        if getattr(task, "work_queue", None) is not None or \
+                getattr(task, "domain_getter", None) is not None:
+            raise NotImplementedError(
+                f"task {task_name!r}: work-tile loops and dynamic domains "
+                f"are not modelled by tspipe")
+        builder = kernel.task(
+            task_name, task.warp_idx, task.num_warps,
+            produces=[r.name for r in task.dst_resources if id(r) in configs],
+            consumes=[r.name for r in task.src_resources if id(r) in configs],
+            run_only_on_cta_id=task.run_only_on_cta_id,
+            num_registers=task.num_registers)
+        bounds = (task.domain_start, task.domain, task.step)
+        if not all(isinstance(b, int) for b in bounds):
+            raise NotImplementedError(
+                f"task {task_name!r}: domain bounds {bounds} are not ints")
+        _emit(builder, task_name, task.head_schedule_list)
+        with builder.domain_loop(*bounds):
+            # Consecutive entries with the same guard share one guard block.
+            groups: List[tuple] = []
+            for entry in task.loop_schedule_list:
+                guard = _guard_of(entry)
+                if groups and groups[-1][0] == guard:
+                    groups[-1][1].append(entry)
+                else:
+                    groups.append((guard, [entry]))
+            for guard, entries in groups:
+                if guard == "FirstIter":
+                    with builder.first_iter():
+                        _emit(builder, task_name, entries)
+                elif guard == "LastIter":
+                    with builder.last_iter():
+                        _emit(builder, task_name, entries)
+                else:
+                    _emit(builder, task_name, entries)
+        _emit(builder, task_name, task.tail_schedule_list)
+    if verify:
+        kernel.build()
+    return kernel

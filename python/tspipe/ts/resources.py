@@ -1,0 +1,133 @@
+"""TS's ``MemoryResource`` over tspipe (``tspipe.ts.resources``), so that
+``from cutlass.experimental.task_scheduling.resources import
+PipelineConfig, MemoryResource`` ports by changing the import.
+
+A resource is a pipeline of the kernel: its ``pipeline_config`` becomes a
+``tspipe.pipeline``; ``smem_bytes`` / ``tmem_columns`` (tspipe's fields,
+defaulting to none) size its data buffer. Subclasses add work methods: the
+default ``producer_work(stage)`` / ``consumer_work(stage)`` build nothing;
+override them (or add named ones, marked with ``@producer_work`` /
+``@consumer_work``) to build a work step's ops with the dialect builders.
+``stage`` is a :class:`tspipe.ts.Stage` (``index()``, ``buffer()``,
+``full_barrier()``, ``empty_barrier()`` return Values); ``self.kernel`` is
+the :class:`tspipe.ts.Kernel` being built (``self.kernel.arg("x")``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Optional
+
+import enum
+
+from .config import PipelineConfig
+from .kernel import Stage
+from .schedule import consumer_work, producer_work
+from .vocabulary import SignalingThreads
+
+__all__ = ["MemoryResource", "PipelineConfig", "PipelineGroup",
+           "PipelineGroupMode", "StageInfo", "TaskLocalVariable", "WorkAttr",
+           "producer_work", "consumer_work"]
+
+# TS's name for the stage a work method receives.
+StageInfo = Stage
+
+
+class _ResourceMeta(type):
+    """Keeps resources hashable by identity when a subclass is decorated
+    with ``@dataclass`` (which would set ``__hash__`` to None), as TS's
+    resources are: they key TaskManager's dependency graph."""
+
+    def __setattr__(cls, name, value):
+        if name == "__hash__" and value is None:
+            value = object.__hash__
+        super().__setattr__(name, value)
+
+
+@dataclasses.dataclass(eq=False)
+class MemoryResource(metaclass=_ResourceMeta):
+    """A pipelined resource (TS ``MemoryResource``); keyword fields as TS's
+    plus ``smem_bytes`` (data buffer bytes over all stages, or None) and
+    ``tmem_columns``. ``is_barrier``, ``consumer_vars``, ``producer_vars``,
+    ``pipeline`` are accepted and ignored."""
+
+    name: str = ""
+    is_barrier: bool = False
+    pipeline_config: Optional[PipelineConfig] = None
+    consumer_vars: dict = dataclasses.field(default_factory=dict)
+    producer_vars: dict = dataclasses.field(default_factory=dict)
+    pipeline: Any = None
+    consumer_wait_signaling_threads: Optional[SignalingThreads] = None
+    smem_bytes: Optional[int] = None
+    tmem_columns: Optional[int] = None
+
+    def __hash__(self):
+        return id(self)
+
+    @property
+    def kernel(self):
+        """The :class:`tspipe.ts.Kernel` the TaskManager is building (None
+        before)."""
+        return self.__dict__.get("_tspipe_kernel")
+
+    def producer_work(self, stage) -> None:
+        """The default producer work step: builds nothing."""
+
+    def consumer_work(self, stage) -> None:
+        """The default consumer work step: builds nothing."""
+
+
+class PipelineGroupMode(enum.Enum):
+    """TS's pipeline group modes. tspipe models ``Merge`` (one bracket on
+    the group is that bracket on every member, in order); ``Fork`` and
+    ``FusedMerge`` are not modelled."""
+
+    Merge = "Merge"
+    Fork = "Fork"
+    FusedMerge = "FusedMerge"
+
+
+class WorkAttr(enum.Flag):
+    """TS's work attributes; accepted by ``@producer_work`` /
+    ``@consumer_work`` and ignored."""
+
+    NONE = 0
+    AUXILIARY = 1
+
+
+class TaskLocalVariable:
+    """TS's task-local variable declaration; accepted and ignored (a work
+    method's return value is routed by its DataFlowToken)."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+
+    @classmethod
+    def uninitialized(cls) -> "TaskLocalVariable":
+        return cls()
+
+
+class PipelineGroup:
+    """TS's ``PipelineGroup(name, members, mode)``. In a schedule, a bracket
+    on the group is the same bracket on each member, in order (the
+    ``Merge`` mode: e.g. one ``group.release()`` releases every member's
+    stage); ``group.<member name>`` is the member. Raises
+    NotImplementedError for another mode."""
+
+    def __init__(self, name: str, members, mode=PipelineGroupMode.Merge):
+        if getattr(mode, "name", mode) != "Merge":
+            raise NotImplementedError(
+                f"pipeline group {name!r}: mode {mode} is not modelled by "
+                f"tspipe (Merge is)")
+        self.name = name
+        self.members = list(members)
+        self.mode = mode
+
+    def __getattr__(self, attr):
+        for member in self.__dict__.get("members", ()):
+            if member.name == attr:
+                return member
+        raise AttributeError(attr)
+
+    def __repr__(self):
+        return f"PipelineGroup({self.name!r}, {[m.name for m in self.members]})"

@@ -1,0 +1,268 @@
+"""TS's schedule DSL over tspipe: ``@schedule`` functions, ``domain_loop``
+and the work decorators, so that a TS schedule ports by changing imports.
+
+A ``@schedule`` function is called with its resources (TS ``MemoryResource``
+objects, :class:`tspipe.ts.resources.MemoryResource` here) and records what
+it does -- brackets (``acquire``, ``try_acquire``, ``commit``, ``wait``,
+``try_wait``, ``release``, ``producer_tail``), work calls (``producer_work``,
+``consumer_work`` and named work methods) and the structure (``with
+domain_loop(...) as d``, ``with d.first_iter()``, ``with d.last_iter()``) --
+with the Python line of each call. :class:`tspipe.ts.task_manager.TaskManager`
+replays the record into a :class:`tspipe.ts.Kernel` task, building each
+step with the generated op classes at that line's location; a work call runs
+the resource's method of that name as a work step (``method(stage, *args)``,
+building ops with the dialect builders).
+
+A work call returns a :class:`DataFlowToken`; passing it to a later work
+call of the same task passes the Value(s) the first work method returned
+(TS's data-flow routing, within a task). Not modelled (raise
+:class:`NotImplementedError` at the call): ``work_tile_loop``,
+``when_true`` / ``when_false``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, List, Optional, Tuple
+
+from .errors import ScheduleError, caller_frame, caller_location
+
+__all__ = [
+    "schedule",
+    "domain_loop",
+    "producer_work",
+    "consumer_work",
+    "ScheduleResult",
+    "DataFlowToken",
+    "work_tile_loop",
+    "when_true",
+    "when_false",
+]
+
+# Bracket methods of a resource proxy and the side whose cursor they use.
+BRACKETS = {
+    "acquire": "producer",
+    "try_acquire": "producer",
+    "commit": "producer",
+    "producer_tail": "producer",
+    "wait": "consumer",
+    "try_wait": "consumer",
+    "release": "consumer",
+}
+
+
+@dataclass(eq=False)
+class Step:
+    """One recorded call: ``resource.method(*args, **kwargs)`` at
+    ``file:line``. ``result`` is the :class:`DataFlowToken` the call
+    returned while recording."""
+
+    resource: Any
+    method: str
+    args: Tuple[Any, ...]
+    kwargs: dict
+    file: str
+    line: int
+    result: Any = None
+
+
+class DataFlowToken:
+    """What a work call returns while a schedule is recorded: a stand-in
+    for the Value(s) its work method returns when the schedule is replayed.
+    Passing it to a later work call of the same task hands that call the
+    Value (TS's data-flow routing); it cannot be used as a Python value."""
+
+    def __init__(self, step: "Step"):
+        self.step = step
+
+    def __bool__(self):
+        raise TypeError("a work call's result is only known when the kernel "
+                        "is built; pass it to another work call instead")
+
+    def __repr__(self):
+        return f"DataFlowToken({self.step.resource.name}.{self.step.method})"
+
+
+@dataclass
+class Block:
+    """A recorded structure node: ``kind`` is ``"domain_loop"`` (``bounds``:
+    start, end, step), ``"first_iter"`` or ``"last_iter"``."""
+
+    kind: str
+    file: str
+    line: int
+    bounds: Tuple[Any, Any, Any] = (0, 0, 1)
+    body: List[Any] = field(default_factory=list)
+
+
+@dataclass
+class ScheduleResult:
+    """What a ``@schedule`` function recorded: ``name``, the resources it was
+    called with, and ``body`` (a list of :class:`Step` and :class:`Block`)."""
+
+    name: str
+    resources: Tuple[Any, ...]
+    body: List[Any]
+
+
+class _Recorder:
+    """The schedule being recorded (one at a time, like TS's tracer)."""
+
+    current: Optional["_Recorder"] = None
+
+    def __init__(self):
+        self.stack: List[List[Any]] = [[]]
+
+    @staticmethod
+    def get(what: str) -> "_Recorder":
+        if _Recorder.current is None:
+            raise ScheduleError(
+                f"{what} is only valid inside a @schedule function", None,
+                caller_location())
+        return _Recorder.current
+
+
+def _site() -> Tuple[str, int]:
+    frame = caller_frame()
+    if frame is None:
+        return ("<unknown>", 0)
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+class ResourceProxy:
+    """What a ``@schedule`` function sees for each resource argument:
+    every method call is recorded as a step."""
+
+    def __init__(self, resource):
+        self._resource = resource
+
+    def __getattr__(self, method: str) -> Callable[..., None]:
+        if method.startswith("_"):
+            raise AttributeError(method)
+        resource = self._resource
+
+        def record(*args, **kwargs):
+            recorder = _Recorder.get(f"{resource.name}.{method}()")
+            file, line = _site()
+            step = Step(resource, method, args, kwargs, file, line)
+            step.result = DataFlowToken(step)
+            recorder.stack[-1].append(step)
+            return step.result
+
+        record.__name__ = method
+        return record
+
+    def __repr__(self):
+        return f"ResourceProxy({self._resource!r})"
+
+
+class _DomainLoopHandle:
+    """``d`` in ``with domain_loop(...) as d``: the loop guards."""
+
+    @contextlib.contextmanager
+    def _guard(self, kind: str) -> Iterator[None]:
+        recorder = _Recorder.get(f"d.{kind}()")
+        file, line = _site()
+        block = Block(kind, file, line)
+        recorder.stack[-1].append(block)
+        recorder.stack.append(block.body)
+        try:
+            yield
+        finally:
+            recorder.stack.pop()
+
+    def first_iter(self):
+        """``with d.first_iter():`` -- steps of the first iteration only."""
+        return self._guard("first_iter")
+
+    def last_iter(self):
+        """``with d.last_iter():`` -- steps of the last iteration only."""
+        return self._guard("last_iter")
+
+
+@contextlib.contextmanager
+def domain_loop(start, end, step=1) -> Iterator[_DomainLoopHandle]:
+    """``with domain_loop(start, end, step) as d:`` inside a ``@schedule``
+    function (TS's signature): the task's domain loop. Bounds are ints
+    (iterations) or ``index`` Values built in the kernel's prologue."""
+    recorder = _Recorder.get("domain_loop()")
+    file, line = _site()
+    block = Block("domain_loop", file, line, (start, end, step))
+    recorder.stack[-1].append(block)
+    recorder.stack.append(block.body)
+    try:
+        yield _DomainLoopHandle()
+    finally:
+        recorder.stack.pop()
+
+
+def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
+    """TS's ``@schedule``: calling the decorated function with resources
+    records its schedule and returns a :class:`ScheduleResult` to pass to
+    ``Task(..., schedule=...)``. Arguments that are not resources are
+    passed through unchanged."""
+
+    @functools.wraps(fn)
+    def record(*args, **kwargs) -> ScheduleResult:
+        from .resources import MemoryResource, PipelineGroup
+
+        def proxy(value):
+            if isinstance(value, (MemoryResource, PipelineGroup)):
+                return ResourceProxy(value)
+            return value
+
+        if _Recorder.current is not None:
+            raise ScheduleError(
+                f"@schedule function {fn.__name__} called while another "
+                f"schedule is being recorded", None, caller_location())
+        recorder = _Recorder()
+        _Recorder.current = recorder
+        try:
+            fn(*[proxy(a) for a in args],
+               **{k: proxy(v) for k, v in kwargs.items()})
+        finally:
+            _Recorder.current = None
+        resources = tuple(a for a in list(args) + list(kwargs.values())
+                          if isinstance(a, MemoryResource))
+        return ScheduleResult(fn.__name__, resources, recorder.stack[0])
+
+    return record
+
+
+def _work_decorator(role: str):
+    def decorator(fn=None, **options):
+        # Usable bare (@producer_work) or with TS's options
+        # (@consumer_work(returns=...)); the options are ignored.
+        def mark(f):
+            f._tspipe_work_role = role
+            return f
+
+        return mark(fn) if callable(fn) else mark
+
+    decorator.__name__ = f"{role}_work"
+    decorator.__doc__ = (
+        f"TS's ``@{role}_work`` decorator for a named work method of a "
+        f"MemoryResource: the method is called as a work step "
+        f"``method(stage, *args)`` on the {role} side.")
+    return decorator
+
+
+producer_work = _work_decorator("producer")
+consumer_work = _work_decorator("consumer")
+
+
+def _not_modelled(name: str):
+    def call(*args, **kwargs):
+        raise NotImplementedError(
+            f"{name} is not modelled by tspipe: write the schedule with "
+            f"domain_loop, first_iter/last_iter and the brackets")
+
+    call.__name__ = name
+    return call
+
+
+work_tile_loop = _not_modelled("work_tile_loop")
+when_true = _not_modelled("when_true")
+when_false = _not_modelled("when_false")
