@@ -589,3 +589,21 @@ def test_python_type_errors():
         k.task("t", 0.5, 1)
     with pytest.raises(TypeError):
         Kernel(num_warps=1).task("t", 0, 1).domain_loop(0, "%n")
+
+
+def test_ptx_comment_marks_the_ptx():
+    cfg = tma_cfg(consumer_group=G(T, 1))
+    k = Kernel(num_warps=2)
+    ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
+    p = k.task("p", 0, 1, produces=[ring])
+    with p.domain_loop(0, 2):
+        p.acquire(ring)
+        p.ptx_comment("XMARK 7")
+        p.commit(ring)
+    c = k.task("c", 1, 1, consumes=[ring])
+    with c.domain_loop(0, 2):
+        c.wait(ring)
+        c.release(ring)
+    assert "// XMARK 7" in k.to_ptx()
+    with pytest.raises(ValueError):
+        p.ptx_comment("two\nlines")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from .config import PipelineConfig
-from .kernel import Kernel
+from .kernel import Kernel, at_location
 from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
 
 __all__ = ["from_ts", "config_from_ts"]
@@ -104,13 +104,13 @@ def _cluster(configs: Sequence[PipelineConfig]) -> tuple:
     return (1, 1, 1)
 
 
-def _placeholder(task_name: str, resource: str, label: str):
-    from tspipe.dialects import llvm
+def _placeholder(builder, task_name: str, resource: str, label: str):
     import tspipe.ir as ir
 
-    text = f"// ts work: {resource}.{label}"
-    with ir.Location.name(f"{task_name}/{resource}.{label}"):
-        llvm.InlineAsmOp(None, [], text, "", has_side_effects=True)
+    with builder.kernel.context:
+        loc = ir.Location.name(f"{task_name}/{resource}.{label}")
+    with at_location(loc):
+        builder.ptx_comment(f"ts work: {resource}.{label}")
 
 
 def _emit(builder, task_name: str, entries: List[tuple]):
@@ -120,7 +120,7 @@ def _emit(builder, task_name: str, entries: List[tuple]):
         if stage in _BRACKETS:
             getattr(builder, _BRACKETS[stage])(resource.name)
         elif stage in _WORK:
-            builder.work(_placeholder, task_name, resource.name,
+            _placeholder(builder, task_name, resource.name,
                          label or _WORK[stage])
         else:
             raise NotImplementedError(

@@ -63,7 +63,7 @@ from .errors import caller_location_object as _caller_location_object
 from .errors import caller_location as _caller_location
 
 __all__ = ["Kernel", "Pipeline", "Task", "Stage", "Token", "ptx_features",
-           "ARG_TYPES"]
+           "ARG_TYPES", "at_location"]
 
 
 def _ir():
@@ -100,10 +100,27 @@ def _check_name(kind: str, name) -> str:
     return name
 
 
+_FORCED_LOCATIONS: List[Any] = []
+
+
+@contextlib.contextmanager
+def at_location(location) -> Iterator[None]:
+    """``with at_location(loc):`` -- ops the builder makes meanwhile get
+    ``loc`` (an ``ir.Location``, e.g. ``Location.name``) instead of the
+    user's Python line (the importer of real TS uses it)."""
+    _FORCED_LOCATIONS.append(location)
+    try:
+        yield
+    finally:
+        _FORCED_LOCATIONS.pop()
+
+
 def _user_location():
     """``Location.file`` of the user's Python line that called into the
     front end (the innermost frame outside the tspipe package), in the
-    current Context."""
+    current Context; or the :func:`at_location` override."""
+    if _FORCED_LOCATIONS:
+        return _FORCED_LOCATIONS[-1]
     return _caller_location_object()
 
 
@@ -505,10 +522,23 @@ class Task:
         if not callable(step):
             raise TypeError(
                 f"work() takes a callable that builds ops with the dialect "
-                f"builders, got {step!r}")
+                f"builders (MLIR text is not accepted; for a PTX marker use "
+                f"ptx_comment()), got {step!r}")
         with self._building(), _traceback_locations(), self._active():
             self._work_anchor = self._last_op()
             return step(*args, **kwargs)
+
+    def ptx_comment(self, text: str) -> None:
+        """A marker in the PTX: ``// <text>`` (an ``llvm.inline_asm`` with
+        side effects and no operands, so it stays where it is). Raises
+        ValueError for a text with a line break (it would end the comment)."""
+        if not isinstance(text, str):
+            raise TypeError(f"ptx_comment() takes a str, got {text!r}")
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"a PTX comment is one line, got {text!r}")
+        llvm = _dialect("llvm")
+        with self._building():
+            llvm.InlineAsmOp(None, [], f"// {text}", "", has_side_effects=True)
 
     @contextlib.contextmanager
     def ops(self) -> Iterator[None]:
