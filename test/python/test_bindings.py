@@ -111,18 +111,30 @@ def test_generated_op_classes_and_enums(ctx):
 
 
 def test_op_builder(ctx):
-    # Build a (config-only) pipeline op with the generated builder.
+    # Build ops with the op-class extensions of tspipe.dialects.tspipe: body
+    # blocks are created, attributes and result types implied; the config
+    # attribute comes through the C API.
+    from tspipe.ts import Agent, CooperativeGroup, PipelineConfig
+
+    config = PipelineConfig.create_umma_umma_pipeline_cfg(
+        2, CooperativeGroup(Agent.Thread, 1), CooperativeGroup(Agent.Thread, 1),
+        (1, 1, 1, 1)).to_attr(ctx)
     module = ir.Module.create()
-    config = ir.Attribute.parse(
-        "#tspipe.config<umma_umma, num_stages = 2, producer_group = <thread, 1>, "
-        "consumer_group = <thread, 1>>")
     with ir.InsertionPoint(module.body):
         kernel = tsd.KernelOp(num_warps=4)
-        kernel.body.blocks.append()
-        with ir.InsertionPoint(kernel.body.blocks[0]):
-            tsd.PipelineOp(sym_name="p", config=config)
-    text = str(module)
+        with ir.InsertionPoint(kernel.body_block):
+            tsd.PipelineOp("p", config)
+            task = tsd.TaskOp("t", 0, 1, produces=["p"])
+        with ir.InsertionPoint(task.body_block):
+            stage = tsd.producer_acquire("p")
+            assert str(stage.type) == "!tspipe.stage"
+            assert str(tsd.stage_buffer(stage).type) == "!llvm.ptr<3>"
+            tsd.producer_commit("p")
+    # Not a whole kernel (no domain loop): print without verifying.
+    text = module.operation.get_asm(assume_verified=True)
     assert "tspipe.pipeline @p config(<umma_umma, num_stages = 2" in text
+    assert "tspipe.task @t warps(0, 1) produces [@p]" in text
+    assert len(kernel.regions[0].blocks) == 1
 
 
 def test_verifier_error_names_rule(ctx):

@@ -1,17 +1,330 @@
-"""Op builders of the ``tspipe`` dialect (generated from its ODS).
+"""``tspipe.dialects.tspipe``: the generated op classes and enums of the
+tspipe dialect, with extensions that make building natural.
 
-Every op of ``include/tspipe/Dialect/TSPipe/IR/TSPipeOps.td`` has a builder
-class here (``KernelOp``, ``PipelineOp``, ``TaskOp``, ``DomainLoopOp``,
-``ProducerAcquireOp``, ...) and the dialect's enums (``PipelineType``,
-``Agent``, ``SignalingThreads``, ``PipelineOpKind``, ``Role``) are Python
-enums. ``#tspipe.config<...>`` attributes are built from text with
-``tspipe.ir.Attribute.parse`` (or through ``tspipe.ts.PipelineConfig``);
-the C++ verifier checks them (rules R1-R10 and R15).
+The extensions (registered in place of the generated classes, the way
+upstream's ``scf.py`` extends ``scf.ForOp``):
+
+* structural ops create their body block: ``KernelOp``, ``TaskOp``,
+  ``FirstIterOp``, ``LastIterOp`` (``body_block``) and ``DomainLoopOp`` (its
+  block has the ``index`` iteration value: ``induction_variable``);
+* integer, name and symbol attributes may be given as Python values
+  (``TaskOp("load", 0, 1, produces=["ring"])``);
+* result types are implied: the brackets return ``!tspipe.stage`` (or ``i1``
+  for the try forms), the stage accessors ``index`` / ``!llvm.ptr<3>``.
+
+Snake-case builders return the result Value (``producer_acquire("ring")``,
+``stage_buffer(stage)``) or the op for ops without results. Config
+attributes come from :meth:`tspipe.ts.PipelineConfig.to_attr` (the C API,
+verified by the C++ verifier of ``#tspipe.config``).
 
 Importing this module needs the compiled extension.
 """
 
+from typing import Optional, Sequence, Union
+
 from ._tspipe_ops_gen import *  # noqa: F401,F403
 from ._tspipe_ops_gen import _Dialect  # noqa: F401
 from ._tspipe_enum_gen import *  # noqa: F401,F403
-from .._mlir_libs._tspipe import register_dialect  # noqa: F401
+from .._mlir_libs._tspipe import register_dialect, stage_type  # noqa: F401
+
+from . import _tspipe_ops_gen as _gen
+from ._ods_common import _cext as _ods_cext
+from ..ir import (
+    ArrayAttr,
+    Attribute,
+    DenseI64ArrayAttr,
+    FlatSymbolRefAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    Type,
+)
+
+SymbolLike = Union[str, FlatSymbolRefAttr]
+
+
+def _i64(value):
+    if value is None or isinstance(value, Attribute):
+        return value
+    return IntegerAttr.get(IntegerType.get_signless(64), int(value))
+
+
+def _symbol(value: SymbolLike) -> FlatSymbolRefAttr:
+    return FlatSymbolRefAttr.get(value) if isinstance(value, str) else value
+
+
+def _symbols(values: Optional[Sequence[SymbolLike]]):
+    if values is None or isinstance(values, Attribute):
+        return values
+    return ArrayAttr.get([_symbol(v) for v in values]) if values else None
+
+
+def _name(value):
+    return StringAttr.get(value) if isinstance(value, str) else value
+
+
+def _ptr3() -> Type:
+    from .llvm import PointerType
+
+    return PointerType.get(3)
+
+
+# -- structure ------------------------------------------------------------------
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class KernelOp(_gen.KernelOp):
+    """``tspipe.kernel``: ``KernelOp(num_warps, cluster_shape=(x, y, z))``;
+    the body block is created (``body_block``)."""
+
+    def __init__(self, num_warps, *, cluster_shape=None, smem_bytes=None,
+                 loc=None, ip=None):
+        if cluster_shape is not None and not isinstance(cluster_shape, Attribute):
+            cluster_shape = DenseI64ArrayAttr.get(list(cluster_shape))
+        super().__init__(_i64(num_warps), cluster_shape=cluster_shape,
+                         smem_bytes=_i64(smem_bytes), loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class PipelineOp(_gen.PipelineOp):
+    """``tspipe.pipeline``: ``PipelineOp("ring", config_attr,
+    smem_bytes=16384)`` (bytes over all stages)."""
+
+    def __init__(self, sym_name, config, *, smem_bytes=None, tmem_columns=None,
+                 barrier_offset=None, buffer_offset=None, loc=None, ip=None):
+        super().__init__(_name(sym_name), config, smem_bytes=_i64(smem_bytes),
+                         tmem_columns=_i64(tmem_columns),
+                         barrier_offset=_i64(barrier_offset),
+                         buffer_offset=_i64(buffer_offset), loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class TaskOp(_gen.TaskOp):
+    """``tspipe.task``: ``TaskOp("load", warp_idx, num_warps,
+    produces=["ring"], consumes=[...])``; the body block is created."""
+
+    def __init__(self, sym_name, warp_idx, num_warps, *, produces=None,
+                 consumes=None, run_only_on_cta_id=None, num_registers=None,
+                 loc=None, ip=None):
+        super().__init__(_name(sym_name), _i64(warp_idx), _i64(num_warps),
+                         produces=_symbols(produces), consumes=_symbols(consumes),
+                         run_only_on_cta_id=_i64(run_only_on_cta_id),
+                         num_registers=_i64(num_registers), loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class DomainLoopOp(_gen.DomainLoopOp):
+    """``tspipe.domain_loop``: ``DomainLoopOp(lb, ub, step)`` (``index``
+    Values); the body block with the iteration value is created."""
+
+    def __init__(self, lower_bound, upper_bound, step, *, loc=None, ip=None):
+        super().__init__(lower_bound, upper_bound, step, loc=loc, ip=ip)
+        self.regions[0].blocks.append(IndexType.get(), arg_locs=[self.location])
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+    @property
+    def induction_variable(self):
+        return self.body_block.arguments[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class FirstIterOp(_gen.FirstIterOp):
+    """``tspipe.first_iter``; the body block is created."""
+
+    def __init__(self, *, loc=None, ip=None):
+        super().__init__(loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class LastIterOp(_gen.LastIterOp):
+    """``tspipe.last_iter``; the body block is created."""
+
+    def __init__(self, *, loc=None, ip=None):
+        super().__init__(loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+# -- brackets -------------------------------------------------------------------
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class ProducerAcquireOp(_gen.ProducerAcquireOp):
+    """``tspipe.producer_acquire @pipeline [ready(%token)]`` ->
+    ``!tspipe.stage``."""
+
+    def __init__(self, pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
+        super().__init__(stage_type(), _symbol(pipeline), ready=ready, loc=loc,
+                         ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class ConsumerWaitOp(_gen.ConsumerWaitOp):
+    """``tspipe.consumer_wait @pipeline [ready(%token)]`` ->
+    ``!tspipe.stage``."""
+
+    def __init__(self, pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
+        super().__init__(stage_type(), _symbol(pipeline), ready=ready, loc=loc,
+                         ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class ProducerTryAcquireOp(_gen.ProducerTryAcquireOp):
+    """``tspipe.producer_try_acquire @pipeline`` -> ``i1``."""
+
+    def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
+        super().__init__(IntegerType.get_signless(1), _symbol(pipeline),
+                         loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class ConsumerTryWaitOp(_gen.ConsumerTryWaitOp):
+    """``tspipe.consumer_try_wait @pipeline`` -> ``i1``."""
+
+    def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
+        super().__init__(IntegerType.get_signless(1), _symbol(pipeline),
+                         loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class CurrentStageOp(_gen.CurrentStageOp):
+    """``tspipe.current_stage @pipeline producer|consumer`` ->
+    ``!tspipe.stage``; ``role`` a :class:`Role` or ``"producer"`` /
+    ``"consumer"``."""
+
+    def __init__(self, pipeline: SymbolLike, role, *, loc=None, ip=None):
+        if isinstance(role, str):
+            role = {"producer": Role.Producer,  # noqa: F405
+                    "consumer": Role.Consumer}[role]  # noqa: F405
+        super().__init__(stage_type(), _symbol(pipeline), role, loc=loc, ip=ip)
+
+
+def _with_symbol(gen_class):
+    """An extension of a bracket without results whose pipeline may be a
+    str."""
+
+    class Extended(gen_class):
+        __doc__ = (f"``{gen_class.OPERATION_NAME} @pipeline`` (the pipeline "
+                   f"as a str or a FlatSymbolRefAttr).")
+
+        def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
+            super().__init__(_symbol(pipeline), loc=loc, ip=ip)
+
+    Extended.__name__ = Extended.__qualname__ = gen_class.__name__
+    return _ods_cext.register_operation(_Dialect, replace=True)(Extended)
+
+
+ProducerCommitOp = _with_symbol(_gen.ProducerCommitOp)
+ProducerTailOp = _with_symbol(_gen.ProducerTailOp)
+ConsumerReleaseOp = _with_symbol(_gen.ConsumerReleaseOp)
+
+
+# -- stage accessors ---------------------------------------------------------------
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class StageIndexOp(_gen.StageIndexOp):
+    """``tspipe.stage_index %stage`` -> ``index`` in ``[0, num_stages)``."""
+
+    def __init__(self, stage, *, loc=None, ip=None):
+        super().__init__(IndexType.get(), stage, loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class FullBarrierOp(_gen.FullBarrierOp):
+    """``tspipe.full_barrier %stage`` -> the stage's full mbarrier
+    (``!llvm.ptr<3>``, 8 bytes)."""
+
+    def __init__(self, stage, *, loc=None, ip=None):
+        super().__init__(_ptr3(), stage, loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class EmptyBarrierOp(_gen.EmptyBarrierOp):
+    """``tspipe.empty_barrier %stage`` -> the stage's empty mbarrier
+    (``!llvm.ptr<3>``, 8 bytes)."""
+
+    def __init__(self, stage, *, loc=None, ip=None):
+        super().__init__(_ptr3(), stage, loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class StageBufferOp(_gen.StageBufferOp):
+    """``tspipe.stage_buffer %stage`` -> the stage's slice of the data buffer
+    (``!llvm.ptr<3>``, ``smem_bytes / num_stages`` bytes)."""
+
+    def __init__(self, stage, *, loc=None, ip=None):
+        super().__init__(_ptr3(), stage, loc=loc, ip=ip)
+
+
+# -- builders returning Values ------------------------------------------------------
+
+
+def producer_acquire(pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
+    return ProducerAcquireOp(pipeline, ready=ready, loc=loc, ip=ip).result
+
+
+def consumer_wait(pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
+    return ConsumerWaitOp(pipeline, ready=ready, loc=loc, ip=ip).result
+
+
+def producer_try_acquire(pipeline: SymbolLike, *, loc=None, ip=None):
+    return ProducerTryAcquireOp(pipeline, loc=loc, ip=ip).result
+
+
+def consumer_try_wait(pipeline: SymbolLike, *, loc=None, ip=None):
+    return ConsumerTryWaitOp(pipeline, loc=loc, ip=ip).result
+
+
+def current_stage(pipeline: SymbolLike, role, *, loc=None, ip=None):
+    return CurrentStageOp(pipeline, role, loc=loc, ip=ip).result
+
+
+def producer_commit(pipeline: SymbolLike, *, loc=None, ip=None):
+    return ProducerCommitOp(pipeline, loc=loc, ip=ip)
+
+
+def producer_tail(pipeline: SymbolLike, *, loc=None, ip=None):
+    return ProducerTailOp(pipeline, loc=loc, ip=ip)
+
+
+def consumer_release(pipeline: SymbolLike, *, loc=None, ip=None):
+    return ConsumerReleaseOp(pipeline, loc=loc, ip=ip)
+
+
+def stage_index(stage, *, loc=None, ip=None):
+    return StageIndexOp(stage, loc=loc, ip=ip).result
+
+
+def full_barrier(stage, *, loc=None, ip=None):
+    return FullBarrierOp(stage, loc=loc, ip=ip).result
+
+
+def empty_barrier(stage, *, loc=None, ip=None):
+    return EmptyBarrierOp(stage, loc=loc, ip=ip).result
+
+
+def stage_buffer(stage, *, loc=None, ip=None):
+    return StageBufferOp(stage, loc=loc, ip=ip).result

@@ -37,8 +37,8 @@ def as_int(value) -> Optional[int]:
     """``value`` as a Python ``int`` if it is an integer, else None.
 
     ``int`` and the numpy integer types (``np.int64``, ``np.uint32``, ...:
-    any ``numbers.Integral``) are integers; ``bool`` (and ``np.bool_``) is not,
-    as in TS.
+    any ``numbers.Integral``) are integers; ``bool`` (and ``np.bool_``) is not
+    (stricter than TS 4.8.1, whose factories keep ``True`` as given).
     """
     if isinstance(value, bool):
         return None

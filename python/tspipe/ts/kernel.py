@@ -230,29 +230,25 @@ class Stage:
     def index(self):
         """The stage index in ``[0, num_stages)`` (an ``index`` Value)."""
         ts = _dialect("tspipe")
-        return self._access("index", lambda: ts.stage_index(
-            _ir().IndexType.get(), self.value))
+        return self._access("index", lambda: ts.stage_index(self.value))
 
     def full_barrier(self):
         """Address of the stage's full mbarrier (8 bytes, ``!llvm.ptr<3>``):
         the barrier TMA copies complete their bytes on."""
-        ts, llvm = _dialect("tspipe"), _dialect("llvm")
-        return self._access("full_barrier", lambda: ts.full_barrier(
-            llvm.PointerType.get(3), self.value))
+        ts = _dialect("tspipe")
+        return self._access("full_barrier", lambda: ts.full_barrier(self.value))
 
     def empty_barrier(self):
         """Address of the stage's empty mbarrier (8 bytes, ``!llvm.ptr<3>``)."""
-        ts, llvm = _dialect("tspipe"), _dialect("llvm")
-        return self._access("empty_barrier", lambda: ts.empty_barrier(
-            llvm.PointerType.get(3), self.value))
+        ts = _dialect("tspipe")
+        return self._access("empty_barrier", lambda: ts.empty_barrier(self.value))
 
     def buffer(self):
         """Address of the stage's slice of the pipeline's data buffer
         (``smem_bytes / num_stages`` bytes, ``!llvm.ptr<3>``); the pipeline
         needs ``smem_bytes``."""
-        ts, llvm = _dialect("tspipe"), _dialect("llvm")
-        return self._access("buffer", lambda: ts.stage_buffer(
-            llvm.PointerType.get(3), self.value))
+        ts = _dialect("tspipe")
+        return self._access("buffer", lambda: ts.stage_buffer(self.value))
 
 
 class Token:
@@ -303,8 +299,7 @@ class Task:
         self.op = op
         self.produces: List[str] = []
         self.consumes: List[str] = []
-        block = op.body.blocks.append()
-        self._root = _Scope(block, "task body", loc_text)
+        self._root = _Scope(op.body_block, "task body", loc_text)
         self._stack: List[_Scope] = [self._root]
         self._pending: Dict[Tuple[str, str], Token] = {}
         self._iv = None
@@ -350,10 +345,8 @@ class Task:
         self._check_scope(obj._scope, use, what)
 
     @contextlib.contextmanager
-    def _region(self, op, kind: str, arg_types=()) -> Iterator[Any]:
-        with self.kernel.context:
-            block = op.body.blocks.append(
-                *arg_types, arg_locs=[op.location] * len(arg_types))
+    def _region(self, op, kind: str) -> Iterator[Any]:
+        block = op.body_block
         scope = _Scope(block, kind, _short_location(_caller_location()))
         self._stack.append(scope)
         try:
@@ -400,30 +393,28 @@ class Task:
 
     def _symbol(self, resource: ResourceRef):
         pipe = self.kernel._resource_name(resource)
-        with self.kernel.context:
-            return pipe, _ir().FlatSymbolRefAttr.get(pipe)
+        return pipe, pipe
 
     def _probe(self, resource: ResourceRef, side: str) -> Token:
-        ts, ir = _dialect("tspipe"), _ir()
+        ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         with self._building():
-            i1 = ir.IntegerType.get_signless(1)
             if side == "producer":
-                value = ts.producer_try_acquire(i1, symbol)
+                value = ts.producer_try_acquire(symbol)
             else:
-                value = ts.consumer_try_wait(i1, symbol)
+                value = ts.consumer_try_wait(symbol)
         token = Token(value, pipe, side, self._stack[-1], self)
         self._pending[(pipe, side)] = token
         return token
 
     def _blocking(self, resource: ResourceRef, side: str, verb: str,
                   ready: Optional[Token]) -> Stage:
-        ts, tsp = _dialect("tspipe"), importlib.import_module("tspipe._mlir_libs._tspipe")
+        ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         token = self._ready_operand(pipe, side, verb, ready)
         with self._building():
             build = ts.producer_acquire if side == "producer" else ts.consumer_wait
-            value = build(tsp.stage_type(), symbol, ready=token)
+            value = build(symbol, ready=token)
         return Stage(self, value, pipe, self._stack[-1],
                      f"stage of {verb}(@{pipe})")
 
@@ -498,11 +489,9 @@ class Task:
         if role not in ("producer", "consumer"):
             raise ValueError(f"role must be 'producer' or 'consumer', got {role!r}")
         ts = _dialect("tspipe")
-        tsp = importlib.import_module("tspipe._mlir_libs._tspipe")
         pipe, symbol = self._symbol(resource)
         with self._building():
-            role_value = ts.Role.Producer if role == "producer" else ts.Role.Consumer
-            value = ts.current_stage(tsp.stage_type(), symbol, role_value)
+            value = ts.current_stage(symbol, role)
         return Stage(self, value, pipe, self._stack[-1],
                      f"stage of current_stage(@{pipe})")
 
@@ -599,14 +588,13 @@ class Task:
                    ("domain_loop step", step))]
         with self._building():
             op = ts.DomainLoopOp(*bounds)
-            index = ir.IndexType.get()
-        return _RegionScope(self, op, "domain_loop", [index])
+        return _RegionScope(self, op, "domain_loop")
 
     def _guard(self, cls_name: str, kind: str) -> "_RegionScope":
         ts = _dialect("tspipe")
         with self._building():
             op = getattr(ts, cls_name)()
-        return _RegionScope(self, op, kind, [])
+        return _RegionScope(self, op, kind)
 
     def first_iter(self):
         """``with task.first_iter():`` -- steps run on the first iteration of
@@ -627,15 +615,14 @@ class _RegionScope:
     the call; entering opens its body block (yielding the iteration Value
     for the domain loop), leaving closes it."""
 
-    def __init__(self, task: Task, op, kind: str, arg_types):
+    def __init__(self, task: Task, op, kind: str):
         self._task = task
         self._op = op
         self._kind = kind
-        self._arg_types = arg_types
         self._cm = None
 
     def __enter__(self):
-        self._cm = self._task._region(self._op, self._kind, self._arg_types)
+        self._cm = self._task._region(self._op, self._kind)
         block = self._cm.__enter__()
         if self._kind == "domain_loop":
             self._task._iv = block.arguments[0]
@@ -766,13 +753,10 @@ class Kernel:
                     ir.FunctionType.get(types, []), sym_name=name, kernel=True)
                 self._entry = self._func.add_entry_block()
             with ir.InsertionPoint(self._entry):
-                i64 = ir.IntegerType.get_signless(64)
-                cluster_attr = None
-                if cluster != (1, 1, 1):
-                    cluster_attr = ir.DenseI64ArrayAttr.get(list(cluster))
-                self.op = ts.KernelOp(ir.IntegerAttr.get(i64, num_warps),
-                                      cluster_shape=cluster_attr)
-                self._body = self.op.body.blocks.append()
+                self.op = ts.KernelOp(
+                    num_warps,
+                    cluster_shape=None if cluster == (1, 1, 1) else cluster)
+                self._body = self.op.body_block
                 gpu.ReturnOp([])
         self._args = dict(zip(names, self._entry.arguments))
         self._target_attached = False
@@ -838,17 +822,13 @@ class Kernel:
         ir, ts = _ir(), _dialect("tspipe")
         loc = _user_location_in(self.context)
         with self.context, loc:
-            i64 = ir.IntegerType.get_signless(64)
             # Pipelines precede the tasks in the kernel body.
             ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
                   else ir.InsertionPoint(self._body))
             with ip:
-                op = ts.PipelineOp(
-                    ir.StringAttr.get(name), cfg.to_attr(self.context),
-                    smem_bytes=None if smem_bytes is None
-                    else ir.IntegerAttr.get(i64, smem_bytes),
-                    tmem_columns=None if tmem_columns is None
-                    else ir.IntegerAttr.get(i64, tmem_columns))
+                op = ts.PipelineOp(name, cfg.to_attr(self.context),
+                                   smem_bytes=smem_bytes,
+                                   tmem_columns=tmem_columns)
         pipe = Pipeline(self, name, cfg, smem_bytes, tmem_columns, op)
         self.pipelines.append(pipe)
         return pipe
@@ -886,22 +866,11 @@ class Kernel:
         ir, ts = _ir(), _dialect("tspipe")
         loc = _user_location_in(self.context)
         with self.context, loc, ir.InsertionPoint(self._body):
-            i64 = ir.IntegerType.get_signless(64)
-
-            def refs(names):
-                if not names:
-                    return None
-                return ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(n) for n in names])
-
-            def opt(value):
-                return None if value is None else ir.IntegerAttr.get(i64, value)
-
-            op = ts.TaskOp(ir.StringAttr.get(name),
-                           ir.IntegerAttr.get(i64, warp_idx),
-                           ir.IntegerAttr.get(i64, num_warps),
-                           produces=refs(produced), consumes=refs(consumed),
-                           run_only_on_cta_id=opt(run_only_on_cta_id),
-                           num_registers=opt(num_registers))
+            op = ts.TaskOp(name, warp_idx, num_warps,
+                           produces=produced or None,
+                           consumes=consumed or None,
+                           run_only_on_cta_id=run_only_on_cta_id,
+                           num_registers=num_registers)
         task = Task(self, name, op, _short_location(_caller_location()))
         task.produces, task.consumes = produced, consumed
         task.warp_idx, task.num_warps = warp_idx, num_warps
