@@ -89,69 +89,8 @@ def test_count_key_instructions():
 
 
 # --------------------------------------------------------------------------
-# IR text
+# gpu.binary text (tspipe-opt's output) and the metadata JSON
 # --------------------------------------------------------------------------
-
-ALLOCATED_IR = """
-module attributes {gpu.container_module} {
-  gpu.module @kernels [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
-    gpu.func @tma_stream(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: f32, %arg3: f32, %arg4: i64) kernel {
-      tspipe.kernel warps(5) cluster([2, 1, 1]) attributes {smem_bytes = 65664 : i64} {
-        tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 16384, producer_group = <thread, 1>, consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1]>) smem_bytes(65536) {barrier_offset = 0 : i64, buffer_offset = 128 : i64}
-        tspipe.task @load warps(0, 1) produces [@ring] {
-        }
-        tspipe.task @compute warps(1, 4) consumes [@ring] registers(232) {
-        }
-      }
-      gpu.return
-    }
-    gpu.func @other() kernel {
-      tspipe.kernel warps(4) attributes {smem_bytes = 32 : i64} {
-        tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 64>, async_producer_op = async_load>) {barrier_offset = 0 : i64}
-      }
-      gpu.return
-    }
-  }
-}
-"""
-
-
-def test_parse_allocated_ir():
-    ks = metamod.parse_allocated_ir(ALLOCATED_IR)
-    assert [k.name for k in ks] == ["tma_stream", "other"]
-    k = ks[0]
-    assert (k.warps, k.block_threads, k.cluster, k.smem_bytes) == (
-        5, 160, (2, 1, 1), 65664)
-    (p,) = k.pipelines
-    assert (p.name, p.type, p.num_stages, p.num_bytes, p.barrier_bytes) == (
-        "ring", "tma_async", 4, 16384, 64)
-    assert p.producer_group == ("thread", 1)
-    assert p.cta_layout_vmnk == (1, 2, 1, 1)
-    assert (p.barrier_offset, p.buffer_offset, p.smem_bytes) == (0, 128,
-                                                                 65536)
-    assert [t.name for t in k.tasks] == ["load", "compute"]
-    assert k.tasks[1].consumes == ["ring"] and k.tasks[1].registers == 232
-    q = ks[1].pipelines[0]
-    assert q.type == "async_async" and q.smem_bytes is None
-    assert q.config["async_producer_op"] == "async_load"
-    assert ks[1].cluster == (1, 1, 1)
-
-
-def test_parse_allocated_ir_requires_pass():
-    with pytest.raises(ValueError, match="tspipe-allocate-smem"):
-        metamod.parse_allocated_ir(
-            "gpu.func @k() kernel {\n tspipe.kernel warps(1) {\n")
-
-
-def test_parse_lowered_ir():
-    text = ('llvm.func @tma_stream(%arg0: !llvm.ptr<1>) attributes '
-            '{gpu.kernel, nvvm.kernel, tspipe.block_threads = 160 : i64, '
-            'tspipe.cluster_shape = array<i64: 2, 1, 1>, '
-            'tspipe.smem_bytes = 65664 : i64} {\n')
-    assert metamod.parse_lowered_ir(text) == {
-        "tma_stream": {"block_threads": 160, "smem_bytes": 65664,
-                       "cluster": [2, 1, 1]}}
-
 
 def test_extract_gpu_objects():
     ptx = '.version 8.0\n\t// "quoted" \\ back\n.entry k()\n{\n}\n'
@@ -170,14 +109,17 @@ def test_extract_gpu_objects():
     assert objs[1]["payload"] == b"\x00\x01"
 
 
-def test_retarget():
-    src = 'gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">]'
-    out = metamod.retarget(src, "sm_100a")
-    assert '#nvvm.target<chip = "sm_100a", features = "+ptx86">' in out
-
-
 def test_metadata_round_trip(tmp_path):
-    ks = metamod.parse_allocated_ir(ALLOCATED_IR)
+    ks = [metamod.KernelMeta(
+        name="tma_stream", gpu_module="kernels", warps=5, block_threads=160,
+        cluster=(2, 1, 1), smem_bytes=65664,
+        pipelines=[metamod.PipelineMeta(
+            name="ring", type="tma_async", num_stages=4, num_bytes=16384,
+            producer_group=("thread", 1), consumer_group=("thread", 4),
+            cta_layout_vmnk=(1, 2, 1, 1), barrier_bytes=64, barrier_offset=0,
+            buffer_offset=128, smem_bytes=65536)],
+        tasks=[metamod.TaskMeta(name="load", warp_idx=0, num_warps=1,
+                                produces=["ring"])])]
     m = metamod.ExampleMeta(example="tma_stream", arch="sm_90a", source="x",
                             ptx="tma_stream.sm_90a.ptx", cubin=None,
                             kernels=ks, ptx_counts={"elect.sync": 1})
