@@ -775,7 +775,9 @@ class Kernel:
         value = _check_int(what, value)
         if value not in self._constants:
             arith = _dialect("arith")
-            with self.context, ir.Location.unknown(), \
+            # At the top of the gpu.func, located at the line that first
+            # needed it (shared by every later use).
+            with self.context, _user_location(), \
                     ir.InsertionPoint.at_block_begin(self._entry):
                 self._constants[value] = arith.constant(ir.IndexType.get(), value)
         return self._constants[value]
