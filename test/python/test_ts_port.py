@@ -229,9 +229,57 @@ def test_from_ts_round_trips_real_task_managers(tmp_path):
             if guards:
                 assert "tspipe.first_iter" in text, text
             print(name, "ok")
+
+        # The other types, a cluster, register counts and a split cursor.
+        from cutlass.experimental.task_scheduling.enums import SignalingThreads
+        def g(n):
+            return pl.CooperativeGroup(pl.Agent.Thread, n)
+
+        def pair(cfg, consumer_warps=1, registers=None):
+            ring = Ring(name="ring", pipeline_config=cfg)
+
+            @schedule
+            def produce(r):
+                with domain_loop(0, 8, 1):
+                    r.acquire(); r.producer_work(); r.commit()
+
+            @schedule
+            def consume(r):
+                with domain_loop(0, 8, 1):
+                    r.wait(); r.consumer_work(); r.release()
+
+            return TaskManager(
+                [Task([], [ring], 0, 1, schedule=produce(ring), name="p",
+                      num_registers=registers),
+                 Task([ring], [], 1, consumer_warps, schedule=consume(ring),
+                      name="c", num_registers=registers)],
+                {ring: []}, verbose=False, skip_validation=True)
+
+        more = {
+            "clc_fetch_async": (pair(PipelineConfig.create_clc_fetch_async_pipeline_cfg(
+                1, 16, g(1), g(32), (1, 1, 1, 1))), (1, 1, 1)),
+            "umma_umma": (pair(PipelineConfig.create_umma_umma_pipeline_cfg(
+                1, g(1), g(1), (1, 1, 1, 1))), (1, 1, 1)),
+            "async_umma": (pair(PipelineConfig.create_async_umma_pipeline_cfg(
+                2, g(32), g(1), (1, 1, 1, 1))), (1, 1, 1)),
+            "cluster": (pair(PipelineConfig.create_tma_async_pipeline_cfg(
+                4, 4096, g(1), g(2), (1, 2, 1, 1),
+                consumer_signaling_threads=SignalingThreads.CtaLeader)),
+                (2, 1, 1)),
+            "registers": (pair(PipelineConfig.create_async_async_pipeline_cfg(
+                2, g(32), g(96), None), consumer_warps=3, registers=40),
+                (1, 1, 1)),
+            "split_wait": (pair(PipelineConfig.create_tma_umma_pipeline_cfg(
+                4, 1024, g(1), g(1), (1, 1, 1, 1), advance_on_wait=True)),
+                (1, 1, 1)),
+        }
+        for name, (manager, cluster) in more.items():
+            k = from_ts(manager, arch="sm_100a")
+            assert k.cluster == cluster, (name, k.cluster)
+            print(name, "ok")
     """)
     env = dict(os.environ, PYTHONPATH=_tspipe_path(tmp_path))
     out = subprocess.run([TS_PYTHON, "-c", code], capture_output=True,
                          text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-4000:]
-    assert out.stdout.count(" ok") == 5, out.stdout
+    assert out.stdout.count(" ok") == 11, out.stdout
