@@ -362,7 +362,8 @@ def test_stage_used_in_another_task():
 
 def test_values_in_scope_still_work():
     k, ring, p, c = ring_kernel()
-    i32 = ir.IntegerType.get_signless(32, context=k.context)
+    with k:                                     # the kernel's Context
+        i32 = ir.IntegerType.get_signless(32)
     with p.domain_loop(0, 4) as iv:
         stage = p.acquire(ring)
         buf = stage.buffer()

@@ -283,3 +283,26 @@ def test_from_ts_round_trips_real_task_managers(tmp_path):
                          text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-4000:]
     assert out.stdout.count(" ok") == 11, out.stdout
+
+
+def test_domain_loop_takes_range_bounds():
+    g = pl.CooperativeGroup(pl.Agent.Thread, 32)
+    cfg = PipelineConfig.create_async_async_pipeline_cfg(2, g, g, None)
+    ring = Ring(name="ring", pipeline_config=cfg)
+
+    @schedule
+    def produce(r):
+        with domain_loop(6, unroll=2):          # 0 .. 6, as range(6)
+            r.acquire(); r.commit()  # noqa: E702
+
+    @schedule
+    def consume(r):
+        with domain_loop(0, 6):
+            r.wait(); r.release()  # noqa: E702
+
+    tm = TaskManager([Task([], [ring], 0, 1, schedule=produce(ring), name="p"),
+                      Task([ring], [], 1, 1, schedule=consume(ring), name="c")],
+                     {ring: []})
+    assert len(tm.kernel.tasks) == 2
+    with pytest.raises(NotImplementedError):
+        pl.work_tile_loop(None)

@@ -53,8 +53,16 @@ from .config import (
 )
 from .kernel import Kernel, Pipeline, Stage, Task, Token
 from .checks import SUPPORTED_ARCHS
-from .schedule import consumer_work, domain_loop, producer_work, schedule
-from .resources import MemoryResource
+from .schedule import (
+    consumer_work,
+    domain_loop,
+    producer_work,
+    schedule,
+    when_false,
+    when_true,
+    work_tile_loop,
+)
+from .resources import MemoryResource, WorkAttr
 from .memory import SmemAllocator, TmemAllocator
 from .task_manager import TaskManager
 from .importer import from_ts
@@ -90,6 +98,10 @@ __all__ = [
     "domain_loop",
     "producer_work",
     "consumer_work",
+    "work_tile_loop",
+    "when_true",
+    "when_false",
+    "WorkAttr",
     "MemoryResource",
     "SmemAllocator",
     "TmemAllocator",

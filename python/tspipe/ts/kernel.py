@@ -761,6 +761,15 @@ class Kernel:
         self._args = dict(zip(names, self._entry.arguments))
         self._target_attached = False
 
+    def __enter__(self):
+        """``with kernel:`` makes the kernel's Context current (to make
+        types, e.g. ``ir.F32Type.get()``, outside a work step)."""
+        self.context.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.context.__exit__(*exc)
+
     # -- naming ------------------------------------------------------------
 
     def _index_value(self, value, what: str = "domain bound"):

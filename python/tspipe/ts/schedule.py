@@ -183,10 +183,21 @@ class _DomainLoopHandle:
 
 
 @contextlib.contextmanager
-def domain_loop(start, end, step=1) -> Iterator[_DomainLoopHandle]:
+def domain_loop(*bounds, unroll: Optional[int] = None
+                ) -> Iterator[_DomainLoopHandle]:
     """``with domain_loop(start, end, step) as d:`` inside a ``@schedule``
-    function (TS's signature): the task's domain loop. Bounds are ints
-    (iterations) or ``index`` Values built in the kernel's prologue."""
+    function, with TS's signature: the bounds as Python's ``range`` takes
+    them (``end``; ``start, end``; ``start, end, step``), each an int
+    (iterations), an ``index`` Value, or a callable ``f(kernel)`` returning
+    one (built in the kernel when the schedule is replayed). ``unroll`` is
+    accepted and ignored (the lowering decides). Raises TypeError for
+    another number of bounds."""
+    if not 1 <= len(bounds) <= 3:
+        raise TypeError(f"domain_loop takes 1 to 3 bounds (as range), got "
+                        f"{len(bounds)}")
+    start, end, step = ((0, bounds[0], 1) if len(bounds) == 1 else
+                        (bounds[0], bounds[1], 1) if len(bounds) == 2 else
+                        tuple(bounds))
     recorder = _Recorder.get("domain_loop()")
     file, line = _site()
     block = Block("domain_loop", file, line, (start, end, step))
