@@ -10,7 +10,7 @@ import os
 import pytest
 
 import tspipe.ir as ir
-from tspipe.dialects import arith, llvm
+from tspipe.dialects import arith
 from tspipe.ts import (
     Agent,
     CooperativeGroup,
@@ -110,7 +110,7 @@ def test_rule_error_points_at_the_schedule_line():
 
 def test_every_failure_is_listed_with_its_line():
     k = Kernel(num_warps=2)
-    ring = k.pipeline("ring", CONFIGS[PipelineType.AsyncAsync]())
+    k.pipeline("ring", CONFIGS[PipelineType.AsyncAsync]())
     a = k.task("a", 0, 1)
     with a.domain_loop(0, 2, 0):                # R17
         pass

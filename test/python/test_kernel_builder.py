@@ -315,7 +315,7 @@ def test_stage_used_after_its_loop():
     k, ring, p, c = ring_kernel()
     with p.domain_loop(0, 4) as iv:
         stage = p.acquire(ring)
-        buf = stage.buffer()
+        stage.buffer()
         p.commit(ring)
     err = expect_scope_error(stage.buffer)
     assert "outside the bracket scope it came from" in err.message

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import threading
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from .checks import as_int, int64_problem

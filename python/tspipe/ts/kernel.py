@@ -582,7 +582,7 @@ class Task:
         bounds are checked at the call (TypeError for a float, ScheduleError
         beyond 64 bits).
         """
-        ts, ir = _dialect("tspipe"), _ir()
+        ts = _dialect("tspipe")
         bounds = [self.kernel._index_value(value, what) for what, value in
                   (("domain_loop start", start), ("domain_loop end", end),
                    ("domain_loop step", step))]
@@ -911,7 +911,6 @@ class Kernel:
         ``nvvm-attach-target`` pass (the PTX ISA version from
         :data:`tspipe.targets.PTX_FEATURES`; LLVM's default -O level, as
         ``tspipe-opt`` uses for a target that does not name one)."""
-        ir = _ir()
         passmanager = importlib.import_module("tspipe.passmanager")
         if "targets" in self._gpu_module.attributes:
             del self._gpu_module.attributes["targets"]
