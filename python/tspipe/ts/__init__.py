@@ -1,12 +1,15 @@
 """The TS front end: CuTe DSL Task Scheduling vocabulary over tspipe IR.
 
 * :mod:`~tspipe.ts.vocabulary`: ``Agent``, ``CooperativeGroup``,
-  ``SignalingThreads``, ``PipelineOp``, ``PipelineType`` (pure Python).
+  ``SignalingThreads``, ``PipelineOp``, ``PipelineType`` (the dialect's
+  generated enums).
 * :mod:`~tspipe.ts.config`: ``PipelineConfig`` and its seven factories
-  (validated by the C++ verifier of ``#tspipe.config``).
+  (built through the C API, validated by the C++ verifier of
+  ``#tspipe.config``).
 * :mod:`~tspipe.ts.kernel`: ``Kernel``, ``Pipeline``, ``Task`` -- schedules
   written with acquire/try_acquire/commit/wait/try_wait/release, the domain
-  loop and first_iter/last_iter, emitted as tspipe IR and verified in C++.
+  loop and first_iter/last_iter, built with the op builders (work steps are
+  callables using the dialect builders) and verified in C++.
 * :mod:`~tspipe.ts.errors`: ``PipelineConfigError``, ``ScheduleError``,
   ``ArchError`` (all ``ValueError`` with ``rule`` and ``message``: mistakes in
   the input), ``ConfigTypeError`` (``TypeError``), ``CompileError``

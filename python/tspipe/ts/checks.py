@@ -1,11 +1,10 @@
-"""Checks the front end makes in Python, before any IR is written or parsed.
+"""Checks the front end makes in Python, before any IR is built.
 
 Everything here guards against input that the C++ side cannot report well:
-an integer the IR parser cannot hold (it would say "integer value too large"
-without naming the field), a name that is not an MLIR/PTX identifier (a parse
-error pointing into generated text, or an LLVM fatal error), a target chip the
-NVPTX backend cannot select tspipe's instructions for (an LLVM fatal error
-that ends the process). Pure Python.
+an integer an attribute cannot hold (the binding would fail without naming
+the field), a name that is not an MLIR/PTX identifier (an LLVM fatal error
+at the PTX entry), a target chip the NVPTX backend cannot select tspipe's
+instructions for (an LLVM fatal error that ends the process). Pure Python.
 """
 
 from __future__ import annotations
