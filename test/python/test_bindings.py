@@ -301,3 +301,11 @@ def test_readme_python_snippet_runs(index, readme_workdir):
                          capture_output=True, text=True, timeout=600,
                          cwd=str(readme_workdir), env=env)
     assert out.returncode == 0, README_SNIPPETS[index] + "\n" + out.stderr
+
+
+def test_docs_python_builder_snippet_runs():
+    # The builder example of docs/python.md runs as written.
+    text = (_ROOT / "docs" / "python.md").read_text()
+    section = text.split("\n## The builder API\n", 1)[1].split("\n## ", 1)[0]
+    (snippet,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    exec(compile(snippet, "docs/python.md", "exec"), {})
