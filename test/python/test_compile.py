@@ -1,8 +1,9 @@
 """tspipe.compile.lower_to_ptx: tspipe-to-nvvm + gpu-module-to-binary{format=isa}.
 
-A plain gpu.module (no tspipe ops) exercises the pass pipeline, the NVVM
-target and the PTX extraction regardless of the state of the tspipe lowering;
-the kernel test needs the tspipe-to-nvvm lowering.
+A plain gpu.module (no tspipe ops, built with the upstream builders) exercises
+the pass pipeline, the NVVM target and the PTX extraction regardless of the
+state of the tspipe lowering; the kernel test needs the tspipe-to-nvvm
+lowering.
 """
 
 import json
@@ -37,18 +38,37 @@ from tspipe.ts import (
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
-PLAIN = """\
-gpu.module @plain {
-  gpu.func @store42(%out: !llvm.ptr<1>) kernel {
-    %c42 = arith.constant 42 : i32
-    %tid = gpu.thread_id x
-    %i = arith.index_cast %tid : index to i64
-    %p = llvm.getelementptr %out[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-    llvm.store %c42, %p : i32, !llvm.ptr<1>
-    gpu.return
-  }
-}
-"""
+def plain_module(*names):
+    """gpu.modules (``names``, default ``plain``) without tspipe ops, built
+    with the upstream builders and printed (the text input of lower_to_ptx):
+    ``store42(out)`` stores 42 at ``out[threadIdx.x]`` (i32)."""
+    import tspipe.ir as ir
+    from tspipe.dialects import arith, gpu, llvm
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.create()
+        for name in names or ("plain",):
+            with ir.InsertionPoint(module.body):
+                gpu_module = gpu.GPUModuleOp(name)
+                gpu_module.bodyRegion.blocks.append()
+            with ir.InsertionPoint(gpu_module.bodyRegion.blocks[0]):
+                ptr1 = llvm.PointerType.get(1)
+                func = gpu.GPUFuncOp(ir.FunctionType.get([ptr1], []),
+                                     sym_name="store42", kernel=True)
+                entry = func.add_entry_block()
+            with ir.InsertionPoint(entry):
+                i32 = ir.IntegerType.get_signless(32)
+                i64 = ir.IntegerType.get_signless(64)
+                tid = arith.index_cast(i64, gpu.thread_id(gpu.Dimension.x))
+                offset = arith.muli(tid, arith.constant(i64, 4))
+                base = llvm.ptrtoint(i64, entry.arguments[0])
+                llvm.store(arith.constant(i32, 42),
+                           llvm.inttoptr(ptr1, arith.addi(base, offset)))
+                gpu.ReturnOp([])
+        return str(module)
+
+
+PLAIN = plain_module()
 
 
 @pytest.mark.parametrize("arch,version", [("sm_90a", ".version 8.0"),
@@ -62,7 +82,7 @@ def test_plain_gpu_module_to_ptx(arch, version):
 
 
 def test_two_gpu_modules():
-    text = PLAIN + PLAIN.replace("@plain", "@other")
+    text = plain_module("plain", "other")
     all_ptx = lower_to_ptx_all(text)
     assert sorted(all_ptx) == ["other", "plain"]
     assert ".entry store42" in lower_to_ptx(text, gpu_module="other")
