@@ -277,12 +277,42 @@ def test_from_ts_round_trips_real_task_managers(tmp_path):
             k = from_ts(manager, arch="sm_100a")
             assert k.cluster == cluster, (name, k.cluster)
             print(name, "ok")
+
+        # A Merge group: one group release is a release of every member.
+        from cutlass.experimental.task_scheduling.resources import PipelineGroup
+        from cutlass.experimental.task_scheduling.enums import PipelineGroupMode
+        cfg = PipelineConfig.create_async_async_pipeline_cfg(
+            2, g(32), g(32), (1, 1, 1, 1))
+        a, b = Ring(name="a", pipeline_config=cfg), Ring(name="b", pipeline_config=cfg)
+        group = PipelineGroup(name="ab", members=[a, b],
+                              mode=PipelineGroupMode.Merge)
+
+        @schedule
+        def fill(r):
+            with domain_loop(0, 4, 1):
+                r.acquire(); r.producer_work(); r.commit()
+
+        @schedule
+        def drain(x, y, grp):
+            with domain_loop(0, 4, 1):
+                x.wait(); y.wait(); x.consumer_work(); y.consumer_work()
+                grp.release()
+
+        manager = TaskManager(
+            [Task([], [a], 0, 1, schedule=fill(group.a), name="pa"),
+             Task([], [b], 1, 1, schedule=fill(group.b), name="pb"),
+             Task([a, b], [], 2, 1, schedule=drain(group.a, group.b, group),
+                  name="c")],
+            {a: [], b: []}, verbose=False, skip_validation=True)
+        text = str(from_ts(manager, arch="sm_90a").module)
+        assert text.count("tspipe.consumer_release") == 2, text
+        print("merge_group ok")
     """)
     env = dict(os.environ, PYTHONPATH=_tspipe_path(tmp_path))
     out = subprocess.run([TS_PYTHON, "-c", code], capture_output=True,
                          text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-4000:]
-    assert out.stdout.count(" ok") == 11, out.stdout
+    assert out.stdout.count(" ok") == 12, out.stdout
 
 
 def test_domain_loop_takes_range_bounds():

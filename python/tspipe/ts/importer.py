@@ -118,7 +118,10 @@ def _emit(builder, task_name: str, entries: List[tuple]):
         resource, stage = entry[0], _name(entry[1])
         label = entry[4] if len(entry) > 4 and entry[4] else None
         if stage in _BRACKETS:
-            getattr(builder, _BRACKETS[stage])(resource.name)
+            # A bracket on a (Merge) pipeline group: the bracket on each
+            # member, in order.
+            for member in getattr(resource, "members", None) or [resource]:
+                getattr(builder, _BRACKETS[stage])(member.name)
         elif stage in _WORK:
             _placeholder(builder, task_name, resource.name,
                          label or _WORK[stage])
