@@ -5,7 +5,8 @@
 equivalent :class:`tspipe.ts.Kernel`: one ``tspipe.pipeline`` per resource
 with its config, one ``tspipe.task`` per task with its warp range, CTA and
 register count, the head / domain loop / tail of each schedule with its
-brackets and its first/last-iteration guards. Work steps become named
+brackets (a bracket on a Merge pipeline group becomes that bracket on each
+member) and its first/last-iteration guards. Work steps become named
 placeholders: an ``llvm.inline_asm`` PTX comment ``// ts work:
 <resource>.<label>`` located at ``Location.name("<task>/<resource>.<label>")``.
 The user then verifies and lowers the schedule with tspipe.
