@@ -9,8 +9,10 @@ def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm"> {
   let summary = "lower tspipe kernels to NVVM mbarrier, TMA and cp.async ops";
   let description = [{
     Rewrites every `tspipe.kernel` under the anchor op (after
-    `tspipe-allocate-smem`) into plain SCF, arith, LLVM and NVVM operations,
-    one pipeline protocol at a time. A kernel must sit in a `gpu.func` of a
+    `tspipe-normalize` and `tspipe-allocate-smem`) into plain SCF, arith,
+    LLVM and NVVM operations, one pipeline protocol at a time (one protocol
+    class per pipeline type, docs/Protocols.md, Lowering structure). A
+    kernel that is not `normalized` is rejected. A kernel must sit in a `gpu.func` of a
     `gpu.module` whose NVVM targets are sm_90 or newer (rule X7: mbarrier
     transaction counts, `elect.sync` and TMA need Hopper):
 

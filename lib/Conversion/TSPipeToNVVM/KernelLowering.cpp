@@ -101,17 +101,14 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
     PipelineType type = cfg.getPipelineType();
-    if (type != PipelineType::AsyncAsync && type != PipelineType::TmaAsync)
+    const PipelineProtocol *protocol = getPipelineProtocol(type);
+    if (!protocol)
       return pipe.emitOpError()
              << "lowering of " << stringifyPipelineType(type)
              << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
                 "async_async and tma_async pipelines";
-    if (type == PipelineType::TmaAsync && cfg.getClusterSize() > 1)
-      return pipe.emitOpError()
-             << "lowering of tma_async pipelines across a "
-             << cfg.getClusterSize()
-             << "-CTA cluster (multicast release) is not implemented yet; "
-                "use a single-CTA cta_layout_vmnk";
+    if (failed(protocol->checkSupported(pipe)))
+      return failure();
     if (!pipe.getBarrierOffset())
       return pipe.emitOpError(
           "has no barrier_offset; run tspipe-allocate-smem first");
@@ -119,6 +116,7 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     PipelineLowering p;
     p.op = pipe;
     p.config = cfg;
+    p.protocol = protocol;
     int64_t stages = cfg.getNumStages();
     p.fullBase = gepBytes(
         b, loc, base, constI32(b, loc, *pipe.getBarrierOffset()));
@@ -127,15 +125,6 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     if (auto offset = pipe.getBufferOffset()) {
       p.bufferBase = gepBytes(b, loc, base, constI32(b, loc, *offset));
       p.stageBytes = *pipe.getSmemBytes() / stages;
-    }
-    if (type == PipelineType::TmaAsync) {
-      int64_t w = 0;
-      for (TaskOp task : getReleasingTasks(kernel, pipe.getSymName()))
-        w += task.getNumWarps();
-      int64_t count = cfg.getEmptyArriveCount();
-      // Lane release: one arrive per consumer warp (T == 1). All-thread
-      // release: every consumer thread arrives (docs/Protocols.md, TmaAsync).
-      p.allThreadRelease = w > 0 && count == 32 * w && count != w;
     }
     pipelines[pipe.getSymName()] = p;
   }

@@ -32,6 +32,7 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
       [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
+        pm.addPass(tspipe::createTSPipeNormalize());
         pm.addPass(tspipe::createTSPipeAllocateSmem());
         tspipe::ConvertTSPipeToNVVMOptions convOpts;
         convOpts.debugHangTimeout = options.debugHangTimeout;

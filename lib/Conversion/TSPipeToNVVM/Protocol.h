@@ -1,9 +1,17 @@
-//===- Protocol.h - pipeline protocol emission for tspipe-to-nvvm -*- C++ -*-===//
+//===- Protocol.h - pipeline protocols for tspipe-to-nvvm ---------*- C++ -*-===//
 //
-// Internal to the TSPipeToNVVM conversion. `KernelLowering` owns what one
-// kernel shares (thread/warp ids, barrier storage of every pipeline, init);
-// `ProtocolEmitter` emits the per-type bracket sequences of docs/Protocols.md
-// and advances the task cursors (docs/Protocols.md, Cursors).
+// Internal to the TSPipeToNVVM conversion.
+//
+// * `KernelLowering` owns what one kernel shares: thread / warp ids, the
+//   barrier storage of every pipeline, barrier init, task predicates.
+// * `PipelineProtocol` is the bracket sequences of one pipeline type
+//   (docs/Protocols.md, Per-type protocols): one method per bracket, each
+//   given a `BracketContext`. Every type lives in its own
+//   `<Type>Protocol.cpp` and is registered in `Protocols.def`.
+// * `BracketContext` carries what a bracket needs (builder, location,
+//   kernel, pipeline, task, the task's cursors for the pipeline, the ready
+//   token) and the helpers shared by every protocol (ProtocolHelpers.cpp):
+//   probe, parity wait, cursor advance, gated advance, emitIf, CTA gate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,18 +47,19 @@ struct TaskCursors {
   unsigned assignFrom(ValueRange values, unsigned pos);
 };
 
-/// Where one pipeline's barriers and data live, and how it releases.
+class PipelineProtocol;
+
+/// Where one pipeline's barriers and data live, and which protocol lowers
+/// its brackets.
 struct PipelineLowering {
   PipelineOp op;
   PipelineConfigAttr config;
+  const PipelineProtocol *protocol = nullptr;
   /// Base of the full barriers (num_stages x 8 bytes), the empty barriers
   /// right after them, and the data buffer (null when none).
   Value fullBase, emptyBase, bufferBase;
   /// Bytes of one stage of the data buffer.
   int64_t stageBytes = 0;
-  /// TmaAsync consumers release from every thread (consumer group =
-  /// 32 x consumer warps) instead of lane 0 of each warp (docs/Protocols.md, TmaAsync).
-  bool allThreadRelease = false;
 
   Value fullBarrier(OpBuilder &b, Location loc, Value index) const;
   Value emptyBarrier(OpBuilder &b, Location loc, Value index) const;
@@ -59,61 +68,102 @@ struct PipelineLowering {
 
 class KernelLowering;
 
-/// Emits bracket sequences. Each `emit*` inserts at the builder's insertion
-/// point, predicated as the pipeline type requires, and updates `cursors`.
-class ProtocolEmitter {
-public:
-  explicit ProtocolEmitter(KernelLowering &k) : k(k) {}
+/// Everything one bracket's emission needs, plus the helpers every protocol
+/// shares. Emission inserts at `b`'s insertion point.
+struct BracketContext {
+  OpBuilder &b;
+  Location loc;
+  KernelLowering &kernel;
+  PipelineLowering &pipeline;
+  TaskOp task;
+  /// The task's cursors for `pipeline`; brackets advance them in place.
+  TaskCursors &cursors;
+  /// The i1 token of a preceding try form (acquire / wait only), or null.
+  Value ready;
 
-  Value emitProducerTryAcquire(OpBuilder &b, Location loc, PipelineLowering &p,
-                               TaskOp task, TaskCursors &cursors);
-  /// Returns the i32 index of the acquired stage.
-  Value emitProducerAcquire(OpBuilder &b, Location loc, PipelineLowering &p,
-                            TaskOp task, TaskCursors &cursors, Value ready);
-  void emitProducerCommit(OpBuilder &b, Location loc, PipelineLowering &p,
-                          TaskOp task, TaskCursors &cursors);
-  void emitProducerTail(OpBuilder &b, Location loc, PipelineLowering &p,
-                        TaskOp task, TaskCursors &cursors);
-  Value emitConsumerTryWait(OpBuilder &b, Location loc, PipelineLowering &p,
-                            TaskOp task, TaskCursors &cursors);
-  /// Returns the i32 index of the stage waited for.
-  Value emitConsumerWait(OpBuilder &b, Location loc, PipelineLowering &p,
-                         TaskOp task, TaskCursors &cursors, Value ready);
-  void emitConsumerRelease(OpBuilder &b, Location loc, PipelineLowering &p,
-                           TaskOp task, TaskCursors &cursors);
+  PipelineConfigAttr config() const { return pipeline.config; }
+  Value constI32(int64_t v);
+  Value fullBarrier(Value index) { return pipeline.fullBarrier(b, loc, index); }
+  Value emptyBarrier(Value index) {
+    return pipeline.emptyBarrier(b, loc, index);
+  }
 
-private:
-  /// The CtaLeader gate (`rank % V == 0`; docs/Protocols.md, Signaling
-  /// threads), or null when every CTA signals.
-  Value ctaGate(OpBuilder &b, Location loc, PipelineLowering &p, TaskOp task,
-                SignalingThreads signaling);
+  /// The CtaLeader gate `%cluster_ctarank % V == 0` (docs/Protocols.md,
+  /// Signaling threads), or null when every CTA signals: no `cta_leader` in
+  /// `signaling`, a task with `cta(n)`, one CTA, or V = 1.
+  Value ctaGate(SignalingThreads signaling);
   /// One non-blocking parity probe of `barrier`: true once the phase with
-  /// parity `phase` has completed.
-  Value probe(OpBuilder &b, Location loc, Value barrier, Value phase);
-  /// Blocking parity wait on `barrier` (skipped when `ready` is true).
-  void waitParity(OpBuilder &b, Location loc, Value barrier, Value phase,
-                  Value ready, StringRef what, TaskOp task,
-                  PipelineLowering &p, Value index);
-  /// Strided advance: index += k, wrapping at num_stages with a phase flip;
-  /// only where `gate` holds when a gate is given.
-  void advance(OpBuilder &b, Location loc, Cursor &cursor, int64_t stride,
-               int64_t numStages, Value gate = Value());
+  /// parity `phase` has completed (`mbarrier.try_wait`).
+  Value probe(Value barrier, Value phase);
+  /// Blocking parity wait on `barrier` (skipped when `ready` is true; the
+  /// bounded debug form traps after the kernel's hang timeout, naming
+  /// `what`, the stage `index` and the phase).
+  void waitParity(Value barrier, Value phase, Value ready, StringRef what,
+                  Value index);
+  /// Strided advance: index += stride (stages), wrapping at num_stages with
+  /// a phase flip; only where `gate` holds when a gate is given.
+  void advance(Cursor &cursor, int64_t stride, Value gate = Value());
   /// The advance of a CtaLeader-gated bracket: conditional on `gate` for a
   /// unit stride, unconditional for a strided (interleaved) role, as TS does.
-  void advanceAfterGated(OpBuilder &b, Location loc, Cursor &cursor,
-                         int64_t stride, int64_t numStages, Value gate);
+  void advanceAfterGated(Cursor &cursor, int64_t stride, Value gate);
   /// Runs `body` under `cond` (no branch when cond is null).
-  void emitIf(OpBuilder &b, Location loc, Value cond,
-              function_ref<void(OpBuilder &)> body);
-
-  KernelLowering &k;
+  void emitIf(Value cond, function_ref<void()> body);
+  /// `a && b` where either may be null (null: true).
+  Value andGates(Value a, Value b);
 };
+
+/// The bracket sequences of one pipeline type. The defaults implement what
+/// every type shares (docs/Protocols.md, Cursors and Producer drain); a type
+/// overrides the brackets where its instructions differ. Protocols are
+/// stateless singletons (see `getPipelineProtocol`).
+class PipelineProtocol {
+public:
+  virtual ~PipelineProtocol() = default;
+
+  /// Rejects configurations of this type that the lowering does not cover
+  /// yet (with a diagnostic on `pipe`).
+  virtual LogicalResult checkSupported(PipelineOp pipe) const {
+    return success();
+  }
+
+  /// producer_try_acquire: one probe of E[p.idx]; returns the ready token.
+  virtual Value tryAcquire(BracketContext &ctx) const;
+  /// producer_acquire: parity wait on E[p.idx] plus the type's arm of F;
+  /// returns the i32 index of the acquired stage.
+  virtual Value acquire(BracketContext &ctx) const = 0;
+  /// producer_commit: the type's arrive on F; advances p (or pc).
+  virtual void commit(BracketContext &ctx) const = 0;
+  /// producer_tail: num_stages / stride parity waits on E.
+  virtual void producerTail(BracketContext &ctx) const;
+  /// consumer_try_wait: one probe of F[c.idx]; returns the ready token.
+  virtual Value tryWait(BracketContext &ctx) const;
+  /// consumer_wait: parity wait on F[c.idx]; returns the i32 stage index.
+  virtual Value wait(BracketContext &ctx) const;
+  /// consumer_release: the type's arrive on E; advances c (or cr).
+  virtual void release(BracketContext &ctx) const = 0;
+
+protected:
+  /// The common acquire wait: parity wait on E[p.idx] under `gate`.
+  static void waitEmpty(BracketContext &ctx, Value index, Value gate);
+  /// The cursor a commit (producer tail) uses and its stride: pc with the
+  /// commit stride under advance_on_acquire, else p with the acquire stride.
+  static std::pair<Cursor *, int64_t> commitCursor(BracketContext &ctx);
+};
+
+/// The protocol of `type`, or null when the lowering does not cover it.
+/// The list of registered types is `Protocols.def`.
+const PipelineProtocol *getPipelineProtocol(PipelineType type);
+
+// `get<Type>Protocol()`, defined in `<Type>Protocol.cpp`, for each type of
+// Protocols.def.
+#define TSPIPE_PROTOCOL(Type) const PipelineProtocol &get##Type##Protocol();
+#include "Protocols.def"
 
 /// What a whole kernel's lowering shares.
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, int64_t hangTimeout)
-      : kernel(kernel), hangTimeout(hangTimeout), emitter(*this) {}
+      : kernel(kernel), hangTimeout(hangTimeout) {}
 
   /// Computes thread/warp ids and each pipeline's barrier and buffer
   /// addresses at the builder's insertion point; rejects pipeline kinds the
@@ -128,7 +178,6 @@ public:
   void emitRegisterHint(OpBuilder &b, TaskOp task);
 
   PipelineLowering &pipeline(StringRef name) { return pipelines[name]; }
-  ProtocolEmitter &protocol() { return emitter; }
   Value warpIdx() const { return warp; }
   Value laneIdx() const { return lane; }
   Value threadIdx() const { return tid; }
@@ -139,7 +188,6 @@ public:
 private:
   KernelOp kernel;
   int64_t hangTimeout;
-  ProtocolEmitter emitter;
   llvm::StringMap<PipelineLowering> pipelines;
   Value tid, warp, lane, rank;
 };

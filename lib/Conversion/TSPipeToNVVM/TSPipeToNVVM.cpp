@@ -5,9 +5,10 @@
 // become the per-type mbarrier sequences of docs/Protocols.md, with the task's
 // pipeline cursors carried through the domain loop.
 //
-// Protocol emission (which thread does what for a bracket) lives in
-// Protocol.cpp; this file walks the structure (kernel, tasks, domain loop,
-// guards) and keeps the cursors.
+// Protocol emission (which thread does what for a bracket) lives in one
+// `<Type>Protocol.cpp` per pipeline type (Protocol.h); this file walks the
+// structure (kernel, tasks, domain loop, guards), keeps the cursors and
+// dispatches each bracket op to its pipeline's protocol.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tspipe {
 #define GEN_PASS_DEF_CONVERTTSPIPETONVVM
@@ -60,8 +62,8 @@ public:
     for (StringRef name : symbolNames(task.getProducesAttr())) {
       if (drained.contains(name))
         continue;
-      PipelineLowering &p = k.pipeline(name);
-      k.protocol().emitProducerTail(b, loc, p, task, cursors[name]);
+      BracketContext ctx = context(name, loc);
+      ctx.pipeline.protocol->producerTail(ctx);
     }
     return success();
   }
@@ -143,95 +145,105 @@ private:
     return success();
   }
 
+  /// The context of a bracket on `pipeline` at the current insertion point.
+  BracketContext context(StringRef pipeline, Location loc,
+                         Value ready = Value()) {
+    return BracketContext{b,    loc, k, k.pipeline(pipeline),
+                          task, cursors[pipeline], ready};
+  }
+
   LogicalResult lowerOp(Operation &op) {
     Location loc = op.getLoc();
-    if (auto loop = dyn_cast<DomainLoopOp>(op))
-      return lowerDomainLoop(loop);
-    if (isa<FirstIterOp, LastIterOp>(op))
-      return lowerGuard(op);
+    auto readyOf = [&](Value token) {
+      return token ? mapping.lookup(token) : Value();
+    };
+    return TypeSwitch<Operation *, LogicalResult>(&op)
+        .Case([&](DomainLoopOp loop) { return lowerDomainLoop(loop); })
+        .Case<FirstIterOp, LastIterOp>([&](Operation *guard) {
+          return lowerGuard(*guard);
+        })
+        .Case([&](ProducerTryAcquireOp acq) {
+          BracketContext ctx = context(acq.getPipeline(), loc);
+          mapping.map(acq.getReady(), ctx.pipeline.protocol->tryAcquire(ctx));
+          return success();
+        })
+        .Case([&](ProducerAcquireOp acq) {
+          BracketContext ctx =
+              context(acq.getPipeline(), loc, readyOf(acq.getReady()));
+          stages[acq.getStage()] = {&ctx.pipeline,
+                                    ctx.pipeline.protocol->acquire(ctx)};
+          return success();
+        })
+        .Case([&](ProducerCommitOp commit) {
+          BracketContext ctx = context(commit.getPipeline(), loc);
+          ctx.pipeline.protocol->commit(ctx);
+          return success();
+        })
+        .Case([&](ProducerTailOp tail) {
+          BracketContext ctx = context(tail.getPipeline(), loc);
+          ctx.pipeline.protocol->producerTail(ctx);
+          drained.insert(tail.getPipeline());
+          return success();
+        })
+        .Case([&](ConsumerTryWaitOp tw) {
+          BracketContext ctx = context(tw.getPipeline(), loc);
+          mapping.map(tw.getReady(), ctx.pipeline.protocol->tryWait(ctx));
+          return success();
+        })
+        .Case([&](ConsumerWaitOp wait) {
+          BracketContext ctx =
+              context(wait.getPipeline(), loc, readyOf(wait.getReady()));
+          stages[wait.getStage()] = {&ctx.pipeline,
+                                     ctx.pipeline.protocol->wait(ctx)};
+          return success();
+        })
+        .Case([&](ConsumerReleaseOp rel) {
+          BracketContext ctx = context(rel.getPipeline(), loc);
+          ctx.pipeline.protocol->release(ctx);
+          return success();
+        })
+        .Case([&](CurrentStageOp cur) { return lowerCurrentStage(cur); })
+        .Case<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
+            [&](Operation *accessor) { return lowerStageAccessor(*accessor); })
+        .Default([&](Operation *other) { return lowerWorkOp(*other); });
+  }
 
-    if (auto acq = dyn_cast<ProducerTryAcquireOp>(op)) {
-      PipelineLowering &p = k.pipeline(acq.getPipeline());
-      Value ready = k.protocol().emitProducerTryAcquire(
-          b, loc, p, task, cursors[acq.getPipeline()]);
-      mapping.map(acq.getReady(), ready);
-      return success();
-    }
-    if (auto acq = dyn_cast<ProducerAcquireOp>(op)) {
-      PipelineLowering &p = k.pipeline(acq.getPipeline());
-      Value ready = acq.getReady() ? mapping.lookup(acq.getReady()) : Value();
-      Value stage = k.protocol().emitProducerAcquire(
-          b, loc, p, task, cursors[acq.getPipeline()], ready);
-      stages[acq.getStage()] = {&p, stage};
-      return success();
-    }
-    if (auto commit = dyn_cast<ProducerCommitOp>(op)) {
-      PipelineLowering &p = k.pipeline(commit.getPipeline());
-      k.protocol().emitProducerCommit(b, loc, p, task,
-                                      cursors[commit.getPipeline()]);
-      return success();
-    }
-    if (auto tail = dyn_cast<ProducerTailOp>(op)) {
-      PipelineLowering &p = k.pipeline(tail.getPipeline());
-      k.protocol().emitProducerTail(b, loc, p, task,
-                                    cursors[tail.getPipeline()]);
-      drained.insert(tail.getPipeline());
-      return success();
-    }
-    if (auto tw = dyn_cast<ConsumerTryWaitOp>(op)) {
-      PipelineLowering &p = k.pipeline(tw.getPipeline());
-      Value ready = k.protocol().emitConsumerTryWait(b, loc, p, task,
-                                                     cursors[tw.getPipeline()]);
-      mapping.map(tw.getReady(), ready);
-      return success();
-    }
-    if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
-      PipelineLowering &p = k.pipeline(wait.getPipeline());
-      Value ready =
-          wait.getReady() ? mapping.lookup(wait.getReady()) : Value();
-      Value stage = k.protocol().emitConsumerWait(
-          b, loc, p, task, cursors[wait.getPipeline()], ready);
-      stages[wait.getStage()] = {&p, stage};
-      return success();
-    }
-    if (auto rel = dyn_cast<ConsumerReleaseOp>(op)) {
-      PipelineLowering &p = k.pipeline(rel.getPipeline());
-      k.protocol().emitConsumerRelease(b, loc, p, task,
-                                       cursors[rel.getPipeline()]);
-      return success();
-    }
-    if (auto cur = dyn_cast<CurrentStageOp>(op)) {
-      PipelineLowering &p = k.pipeline(cur.getPipeline());
-      TaskCursors &c = cursors[cur.getPipeline()];
-      Value index;
-      if (cur.getRole() == Role::Producer)
-        index = p.config.getAdvanceOnAcquire() ? c.producerCommit.index
-                                               : c.producer.index;
-      else
-        index = p.config.getAdvanceOnWait() ? c.consumerRelease.index
-                                            : c.consumer.index;
-      stages[cur.getStage()] = {&p, index};
-      return success();
-    }
-    if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(op)) {
-      auto it = stages.find(op.getOperand(0));
-      if (it == stages.end())
-        return op.emitOpError(
-            "stage handle does not come from a bracket of this task");
-      PipelineLowering &p = *it->second.first;
-      Value index = it->second.second;
-      Value result;
-      if (isa<StageIndexOp>(op))
-        result = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
-      else if (isa<FullBarrierOp>(op))
-        result = p.fullBarrier(b, loc, index);
-      else if (isa<EmptyBarrierOp>(op))
-        result = p.emptyBarrier(b, loc, index);
-      else
-        result = p.stageBuffer(b, loc, index);
-      mapping.map(op.getResult(0), result);
-      return success();
-    }
+  LogicalResult lowerCurrentStage(CurrentStageOp cur) {
+    PipelineLowering &p = k.pipeline(cur.getPipeline());
+    TaskCursors &c = cursors[cur.getPipeline()];
+    Value index;
+    if (cur.getRole() == Role::Producer)
+      index = p.config.getAdvanceOnAcquire() ? c.producerCommit.index
+                                             : c.producer.index;
+    else
+      index = p.config.getAdvanceOnWait() ? c.consumerRelease.index
+                                          : c.consumer.index;
+    stages[cur.getStage()] = {&p, index};
+    return success();
+  }
+
+  LogicalResult lowerStageAccessor(Operation &op) {
+    Location loc = op.getLoc();
+    auto it = stages.find(op.getOperand(0));
+    if (it == stages.end())
+      return op.emitOpError(
+          "stage handle does not come from a bracket of this task");
+    PipelineLowering &p = *it->second.first;
+    Value index = it->second.second;
+    Value result;
+    if (isa<StageIndexOp>(op))
+      result = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+    else if (isa<FullBarrierOp>(op))
+      result = p.fullBarrier(b, loc, index);
+    else if (isa<EmptyBarrierOp>(op))
+      result = p.emptyBarrier(b, loc, index);
+    else
+      result = p.stageBuffer(b, loc, index);
+    mapping.map(op.getResult(0), result);
+    return success();
+  }
+
+  LogicalResult lowerWorkOp(Operation &op) {
     if (op.getDialect() &&
         isa<TSPipeDialect>(op.getDialect()))
       return op.emitOpError("cannot be lowered inside a task");
@@ -394,6 +406,10 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   if (!kernel.getSmemBytes())
     return kernel.emitOpError(
         "has no shared memory layout; run tspipe-allocate-smem first");
+  if (!kernel.getNormalized())
+    return kernel.emitOpError(
+        "is not normalized (advance_on_wait of split consumers, release "
+        "forms); run tspipe-normalize first");
   // Every mutation goes through one rewriter (listeners see all of them).
   IRRewriter b(kernel.getContext());
   LLVM::GlobalOp smem = getOrCreateDynamicSmem(b, module);

@@ -1,4 +1,4 @@
-// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
 
 // AsyncAsync, AsyncThread producer: init counts, acquire = parity wait on the
 // empty barrier (producer phase starts at 1), commit = every thread arrives

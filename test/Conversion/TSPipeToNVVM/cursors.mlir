@@ -1,4 +1,4 @@
-// RUN: tspipe-opt %s --allow-unregistered-dialect --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: tspipe-opt %s --allow-unregistered-dialect --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
 
 // advance_on_wait (split consumer): the wait advances the wait cursor at
 // once, the release task uses its own lagging release cursor.

@@ -1,4 +1,4 @@
-// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=1000" --canonicalize | FileCheck %s
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=1000" --canonicalize | FileCheck %s
 
 // With a hang timeout every blocking wait becomes a bounded polling loop that
 // reports (lane 0 of each warp) the task, pipeline, barrier, stage and

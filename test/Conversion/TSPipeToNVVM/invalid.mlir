@@ -1,4 +1,4 @@
-// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm --split-input-file --verify-diagnostics
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --split-input-file --verify-diagnostics
 
 gpu.module @m {
   gpu.func @unsupported_type(%n: index) kernel {

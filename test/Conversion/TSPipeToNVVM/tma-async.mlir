@@ -1,4 +1,4 @@
-// RUN: tspipe-opt %s --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
 
 // TmaAsync on one CTA: acquire waits on the empty barrier, then one elected
 // thread of the producer warp arms the full barrier with num_bytes; commit

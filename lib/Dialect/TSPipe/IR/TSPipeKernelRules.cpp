@@ -225,13 +225,23 @@ LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
            << " one lane warp releases each stage once; set consumer_group "
               "= <thread, 1>";
   }
-  int64_t lanesPerWarp = 1;
-  if (cfg.getClusterSize() > 1) {
-    ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
-    int64_t m = cfg.getM(), n = cfg.getN();
-    lanesPerWarp = mcast[0] && mcast[1] ? m + n - 1 : mcast[0] ? n : m;
-  }
+  int64_t lanesPerWarp = getLaneReleaseArrivalsPerWarp(cfg);
   int64_t w = sumWarps(tasks);
+  // Once tspipe-normalize has recorded the release form, only its count
+  // is right.
+  std::optional<ReleaseForm> form = pipe.getReleaseForm();
+  if (form) {
+    int64_t expected =
+        *form == ReleaseForm::AllThreads ? 32 * w : w * lanesPerWarp;
+    if (count == expected)
+      return success();
+    return pipe.emitOpError()
+           << "[R54] consumer_group gives " << count
+           << " arrivals per stage, but release(" << stringifyReleaseForm(*form)
+           << ") by the consumer tasks " << taskList(tasks) << " makes "
+           << expected << "; set consumer_group = <thread, " << expected
+           << "> or rerun tspipe-normalize after changing the config";
+  }
   if (count == w * lanesPerWarp || count == 32 * w)
     return success();
   return pipe.emitOpError()
@@ -244,6 +254,51 @@ LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
 }
 
 } // namespace
+
+int64_t mlir::tspipe::getLaneReleaseArrivalsPerWarp(PipelineConfigAttr cfg) {
+  if (cfg.getClusterSize() <= 1)
+    return 1;
+  ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
+  int64_t m = cfg.getM(), n = cfg.getN();
+  return mcast[0] && mcast[1] ? m + n - 1 : mcast[0] ? n : m;
+}
+
+SmallVector<TaskOp> mlir::tspipe::getSplitConsumers(KernelOp kernel,
+                                                    StringRef pipeline) {
+  SmallVector<TaskOp> tasks;
+  for (const TaskUse &use : collectUses(kernel, pipeline))
+    if (use.waits && !use.releases)
+      tasks.push_back(use.task);
+  return tasks;
+}
+
+/// Facts of a kernel marked `normalized` (tspipe-normalize): R66's
+/// advance_on_wait, and a release form on exactly the TmaAsync pipelines.
+static LogicalResult verifyNormalizedFacts(KernelOp kernel, PipelineOp pipe) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  SmallVector<TaskOp> split = getSplitConsumers(kernel, pipe.getSymName());
+  if (!split.empty() && !cfg.getAdvanceOnWait())
+    return split.front().emitOpError()
+           << "[R66] waits on '@" << pipe.getSymName()
+           << "' without releasing it (a split consumer), but its config has "
+              "advance_on_wait = false; set advance_on_wait = true so the "
+              "wait and the release move separate consumer cursors (as "
+              "tspipe-normalize does)";
+  bool isTmaAsync = cfg.getPipelineType() == PipelineType::TmaAsync;
+  if (isTmaAsync && !pipe.getReleaseForm())
+    return pipe.emitOpError()
+           << "[R54] is a tma_async pipeline of a normalized kernel but has "
+              "no release form; add release(lane) or release(all_threads) "
+              "(tspipe-normalize records it)";
+  if (!isTmaAsync && pipe.getReleaseForm())
+    return pipe.emitOpError()
+           << "has release(" << stringifyReleaseForm(*pipe.getReleaseForm())
+           << ") but is a "
+           << stringifyPipelineType(cfg.getPipelineType())
+           << " pipeline; the release form applies to tma_async pipelines "
+              "only, remove it";
+  return success();
+}
 
 SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
                                                     StringRef pipeline) {
@@ -258,6 +313,8 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
     SmallVector<TaskUse> uses = collectUses(kernel, pipe.getSymName());
+    if (kernel.getNormalized() && failed(verifyNormalizedFacts(kernel, pipe)))
+      return failure();
     if (failed(verifyLaneOwnership(pipe, uses)))
       return failure();
     SmallVector<TaskOp> producers, consumers;

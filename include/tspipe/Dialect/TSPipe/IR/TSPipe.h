@@ -49,6 +49,13 @@ namespace mlir::tspipe {
 /// consumer_release on it (the tasks whose arrivals the empty barrier
 /// counts).
 SmallVector<TaskOp> getReleasingTasks(KernelOp kernel, StringRef pipeline);
+/// TS's split consumers of `pipeline` (R66): the tasks of `kernel` that
+/// wait on it (consumer_try_wait / consumer_wait) without releasing it.
+SmallVector<TaskOp> getSplitConsumers(KernelOp kernel, StringRef pipeline);
+/// Arrivals per releasing warp of a TmaAsync lane release (R54): 1 in one
+/// CTA, else the size of the CTA's multicast set (N, M or M + N - 1 CTAs
+/// for mcast_mode_mn = [1, 0], [0, 1], [1, 1]).
+int64_t getLaneReleaseArrivalsPerWarp(PipelineConfigAttr config);
 } // namespace mlir::tspipe
 
 #endif // TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H

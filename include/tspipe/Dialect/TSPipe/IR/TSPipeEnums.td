@@ -62,4 +62,14 @@ def TSPipe_Role : I32EnumAttr<"Role", "pipeline side", [
   let cppNamespace = "::mlir::tspipe";
 }
 
+// How the consumers of a TmaAsync pipeline arrive on the empty barrier
+// (docs/Protocols.md, TmaAsync). Recorded on the pipeline by
+// `tspipe-normalize`, read by the verifier (R54) and the lowering.
+def TSPipe_ReleaseForm : I32EnumAttr<"ReleaseForm",
+    "which consumer threads arrive on the empty barrier of a stage", [
+      I32EnumAttrCase<"Lane", 0, "lane">,
+      I32EnumAttrCase<"AllThreads", 1, "all_threads">]> {
+  let cppNamespace = "::mlir::tspipe";
+}
+
 #endif // TSPIPE_ENUMS_TD

@@ -33,6 +33,12 @@ def TSPipe_KernelOp : TSPipe_Op<"kernel", [
     `smem_bytes` is set by `tspipe-allocate-smem`: the dynamic shared memory
     (bytes) the kernel must be launched with.
 
+    `normalized` is set by `tspipe-normalize` once the facts the lowering
+    needs are recorded in the IR (`advance_on_wait` of split consumers, R66;
+    the `release` form of TmaAsync pipelines). From then on the verifier
+    requires them, and `convert-tspipe-to-nvvm` lowers only normalized
+    kernels.
+
     Example:
 
     ```mlir
@@ -57,10 +63,12 @@ def TSPipe_KernelOp : TSPipe_Op<"kernel", [
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_warps,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster_shape,
-                       OptionalAttr<I64Attr>:$smem_bytes);
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       UnitAttr:$normalized);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `warps` `(` $num_warps `)` (`cluster` `(` $cluster_shape^ `)`)?
+    (`normalized` $normalized^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
@@ -87,6 +95,13 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     `barrier_offset` and `buffer_offset` (bytes into the kernel's dynamic
     shared memory) are set by `tspipe-allocate-smem`.
 
+    `release(lane | all_threads)` is set on TmaAsync pipelines by
+    `tspipe-normalize`: `lane` when lane 0 of each releasing warp arrives
+    once per stage (after a warp sync), `all_threads` when every thread of
+    the releasing tasks arrives; TS picks the latter when `consumer_group`
+    counts 32 x the releasing warps (docs/Protocols.md, TmaAsync). Once set,
+    R54 checks the count against this form alone.
+
     Example:
 
     ```mlir
@@ -100,11 +115,13 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$smem_bytes,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$tmem_columns,
                        OptionalAttr<I64Attr>:$barrier_offset,
-                       OptionalAttr<I64Attr>:$buffer_offset);
+                       OptionalAttr<I64Attr>:$buffer_offset,
+                       OptionalAttr<TSPipe_ReleaseForm>:$release_form);
   let assemblyFormat = [{
     $sym_name `config` `(` $config `)`
     (`smem_bytes` `(` $smem_bytes^ `)`)?
-    (`tmem_columns` `(` $tmem_columns^ `)`)? attr-dict
+    (`tmem_columns` `(` $tmem_columns^ `)`)?
+    (`release` `(` $release_form^ `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -32,4 +32,38 @@ def TSPipeAllocateSmem : Pass<"tspipe-allocate-smem"> {
   ];
 }
 
+def TSPipeNormalize : Pass<"tspipe-normalize"> {
+  let summary = "record derived pipeline facts in the IR";
+  let description = [{
+    Writes down, for every `tspipe.kernel` under the anchor op, the facts
+    that follow from how its tasks use each pipeline, so that the verifier
+    and `convert-tspipe-to-nvvm` read one recorded value instead of each
+    deriving its own:
+
+    * R66 (TS applies it before any check): a pipeline with a split consumer
+      (a task that waits on it without releasing it) gets
+      `advance_on_wait = true` in its config, so the wait and the release
+      move separate consumer cursors (docs/Protocols.md, Split cursors).
+    * The release form of every TmaAsync pipeline, `release(all_threads)`
+      when `consumer_group` counts 32 x W threads (W: the warps of the tasks
+      that release the pipeline) and W differs from the lane count, else
+      `release(lane)` (docs/Protocols.md, TmaAsync; R54).
+
+    Finally the kernel is marked `normalized`; from then on its verifier
+    requires both facts. The pass is idempotent; `tspipe-to-nvvm` runs it
+    first.
+
+    Before:
+    ```mlir
+    tspipe.kernel warps(5) {
+      tspipe.pipeline @ring config(<tma_async, ..., consumer_group = <thread, 4>>)
+    ```
+    After:
+    ```mlir
+    tspipe.kernel warps(5) normalized {
+      tspipe.pipeline @ring config(<tma_async, ...>) release(lane)
+    ```
+  }];
+}
+
 #endif // TSPIPE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,212 @@
+//===- ProtocolHelpers.cpp - what every pipeline protocol shares ----------===//
+//
+// The helpers of `BracketContext` (CTA gate, probe, parity wait, cursor
+// advance, emitIf) and the default brackets of `PipelineProtocol`: the try
+// forms, the consumer wait and the producer drain, which are the same for
+// every type (docs/Protocols.md, Cursors, Producer drain, Blocking waits).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Protocol.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+/// Suspend-time hint of a blocking parity wait, in nanoseconds (the value
+/// CUTLASS uses).
+static constexpr int64_t kWaitTicks = 10000000;
+
+//===----------------------------------------------------------------------===//
+// BracketContext
+//===----------------------------------------------------------------------===//
+
+Value BracketContext::constI32(int64_t v) {
+  return kernel.constI32(b, loc, v);
+}
+
+void BracketContext::emitIf(Value cond, function_ref<void()> body) {
+  if (!cond) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}
+
+Value BracketContext::andGates(Value x, Value y) {
+  if (x && y)
+    return arith::AndIOp::create(b, loc, x, y);
+  return x ? x : y;
+}
+
+Value BracketContext::ctaGate(SignalingThreads signaling) {
+  if (!bitEnumContainsAny(signaling, SignalingThreads::CtaLeader) ||
+      task.getRunOnlyOnCtaId() || config().getClusterSize() == 1)
+    return Value();
+  Value rank = kernel.ctaRank(b, loc);
+  int64_t v = config().getV();
+  if (v == 1) // every CTA is its own V-group leader
+    return Value();
+  Value rem = arith::RemUIOp::create(b, loc, rank, constI32(v));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                               constI32(0));
+}
+
+void BracketContext::advance(Cursor &cursor, int64_t stride, Value gate) {
+  int64_t numStages = config().getNumStages();
+  Value next = arith::AddIOp::create(b, loc, cursor.index, constI32(stride));
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next,
+                                      constI32(numStages));
+  Value wrapped = arith::SubIOp::create(b, loc, next, constI32(numStages));
+  Value index = arith::SelectOp::create(b, loc, wraps, wrapped, next);
+  Value flipped = arith::XOrIOp::create(b, loc, cursor.phase, constI32(1));
+  Value phase = arith::SelectOp::create(b, loc, wraps, flipped, cursor.phase);
+  if (gate) {
+    index = arith::SelectOp::create(b, loc, gate, index, cursor.index);
+    phase = arith::SelectOp::create(b, loc, gate, phase, cursor.phase);
+  }
+  cursor = {index, phase};
+}
+
+void BracketContext::advanceAfterGated(Cursor &cursor, int64_t stride,
+                                       Value gate) {
+  advance(cursor, stride, stride > 1 ? Value() : gate);
+}
+
+Value BracketContext::probe(Value barrier, Value phase) {
+  return NVVM::MBarrierTryWaitOp::create(b, loc, b.getI1Type(), barrier, phase,
+                                         Value(), NVVM::MemScopeKind::CTA,
+                                         false);
+}
+
+void BracketContext::waitParity(Value barrier, Value phase, Value ready,
+                                StringRef what, Value index) {
+  Value notReady;
+  if (ready) {
+    Value t = arith::ConstantIntOp::create(b, loc, 1, 1);
+    notReady = arith::XOrIOp::create(b, loc, ready, t);
+  }
+  emitIf(notReady, [&] {
+    int64_t limit = kernel.getHangTimeout();
+    if (limit <= 0) {
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, phase,
+                                            constI32(kWaitTicks));
+      return;
+    }
+    // Debug form: poll at most `limit` times, then report and trap.
+    Type i64 = b.getI64Type();
+    Type i1 = b.getI1Type();
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    Value notYet = arith::ConstantIntOp::create(b, loc, 0, 1);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{i64, i1},
+                                     ValueRange{zero, notYet});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block *before = b.createBlock(&loop.getBefore(), {}, {i64, i1},
+                                    {loc, loc});
+      Value polls = before->getArgument(0);
+      Value done = probe(barrier, phase);
+      Value notDone = arith::XOrIOp::create(
+          b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+      Value budget = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, polls,
+          arith::ConstantIntOp::create(b, loc, limit, 64));
+      Value more = arith::AndIOp::create(b, loc, notDone, budget);
+      scf::ConditionOp::create(b, loc, more, ValueRange{polls, done});
+      Block *after = b.createBlock(&loop.getAfter(), {}, {i64, i1},
+                                   {loc, loc});
+      Value next = arith::AddIOp::create(
+          b, loc, after->getArgument(0),
+          arith::ConstantIntOp::create(b, loc, 1, 64));
+      scf::YieldOp::create(b, loc, ValueRange{next, after->getArgument(1)});
+    }
+    Value done = loop.getResult(1);
+    Value hung = arith::XOrIOp::create(
+        b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+    emitIf(hung, [&] {
+      std::string fmt =
+          ("tspipe: hang in task @" + task.getSymName() + " waiting on @" +
+           pipeline.op.getSymName() + " " + what +
+           " stage %d phase %d (cta %d, thread %d)\n")
+              .str();
+      // One report per warp (its lane 0), then every thread traps.
+      Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          kernel.laneIdx(), constI32(0));
+      emitIf(lane0, [&] {
+        Value cta = NVVM::BlockIdXOp::create(b, loc, b.getI32Type());
+        gpu::PrintfOp::create(
+            b, loc, b.getStringAttr(fmt),
+            ValueRange{index, phase, cta, kernel.threadIdx()});
+      });
+      LLVM::Trap::create(b, loc);
+    });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// PipelineProtocol defaults
+//===----------------------------------------------------------------------===//
+
+void PipelineProtocol::waitEmpty(BracketContext &ctx, Value index,
+                                 Value gate) {
+  Cursor &c = ctx.cursors.producer;
+  ctx.emitIf(gate, [&] {
+    ctx.waitParity(ctx.emptyBarrier(index), c.phase, ctx.ready,
+                   "empty barrier", index);
+  });
+}
+
+std::pair<Cursor *, int64_t>
+PipelineProtocol::commitCursor(BracketContext &ctx) {
+  PipelineConfigAttr cfg = ctx.config();
+  if (cfg.getAdvanceOnAcquire())
+    return {&ctx.cursors.producerCommit, cfg.getCommitStride()};
+  return {&ctx.cursors.producer, cfg.getAcquireStride()};
+}
+
+Value PipelineProtocol::tryAcquire(BracketContext &ctx) const {
+  Cursor &c = ctx.cursors.producer;
+  return ctx.probe(ctx.emptyBarrier(c.index), c.phase);
+}
+
+void PipelineProtocol::producerTail(BracketContext &ctx) const {
+  PipelineConfigAttr cfg = ctx.config();
+  auto [c, stride] = commitCursor(ctx);
+  Value gate = ctx.ctaGate(cfg.getProducerSignaling());
+  // Each lane owns num_stages / stride stages; wait until all are released.
+  for (int64_t i = 0, e = cfg.getNumStages() / stride; i < e; ++i) {
+    Value index = c->index;
+    Value phase = c->phase;
+    ctx.emitIf(gate, [&] {
+      ctx.waitParity(ctx.emptyBarrier(index), phase, Value(),
+                     "empty barrier (producer tail)", index);
+    });
+    ctx.advance(*c, stride);
+  }
+}
+
+Value PipelineProtocol::tryWait(BracketContext &ctx) const {
+  Cursor &c = ctx.cursors.consumer;
+  return ctx.probe(ctx.fullBarrier(c.index), c.phase);
+}
+
+Value PipelineProtocol::wait(BracketContext &ctx) const {
+  PipelineConfigAttr cfg = ctx.config();
+  Cursor &c = ctx.cursors.consumer;
+  Value index = c.index;
+  Value gate = ctx.ctaGate(cfg.getEffectiveWaitSignaling());
+  ctx.emitIf(gate, [&] {
+    ctx.waitParity(ctx.fullBarrier(index), c.phase, ctx.ready, "full barrier",
+                   index);
+  });
+  if (cfg.getAdvanceOnWait())
+    ctx.advanceAfterGated(c, cfg.getWaitStride(), gate);
+  return index;
+}

@@ -1,0 +1,90 @@
+//===- Normalize.cpp - record derived pipeline facts in the IR ------------===//
+//
+// Implements tspipe-normalize: facts that follow from how a kernel's tasks
+// use its pipelines are written into the IR once, so that the verifier and
+// the lowering read them instead of deriving them each on their own:
+//
+// * R66: `advance_on_wait = true` on every pipeline with a split consumer
+//   (a task that waits on it without releasing it), as TS sets it before
+//   validating a kernel.
+// * The release form of every TmaAsync pipeline (R54, docs/Protocols.md,
+//   TmaAsync): `all_threads` when consumer_group counts 32 x W threads, W
+//   being the warps of the releasing tasks, and that differs from the lane
+//   count W x arrivals-per-warp; `lane` otherwise.
+//
+// The kernel is then marked `normalized`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tspipe {
+#define GEN_PASS_DEF_TSPIPENORMALIZE
+#include "tspipe/Dialect/TSPipe/Transforms/Passes.h.inc"
+} // namespace mlir::tspipe
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+namespace {
+
+/// `config` with advance_on_wait set.
+PipelineConfigAttr withAdvanceOnWait(PipelineConfigAttr c) {
+  return PipelineConfigAttr::get(
+      c.getContext(), c.getPipelineType(), c.getNumStages(), c.getNumBytes(),
+      c.getProducerGroup(), c.getConsumerGroup(), c.getCtaLayoutVmnk(),
+      c.getProducerSignaling(), c.getConsumerSignaling(),
+      c.getConsumerWaitSignaling(), c.getAsyncProducerOp(),
+      c.getUmmaConsumerProducerOp(), /*advanceOnWait=*/true,
+      c.getAdvanceOnAcquire(), c.getInterleaveStride(),
+      c.getNumBytesPerWarpPerCta(), c.getMcastModeMn());
+}
+
+/// The release form TS picks for a TmaAsync pipeline (R54).
+ReleaseForm deriveReleaseForm(KernelOp kernel, PipelineOp pipe) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  int64_t w = 0;
+  for (TaskOp task : getReleasingTasks(kernel, pipe.getSymName()))
+    w += task.getNumWarps();
+  int64_t count = cfg.getEmptyArriveCount();
+  int64_t laneCount = w * getLaneReleaseArrivalsPerWarp(cfg);
+  bool allThreads = w > 0 && count == 32 * w && count != laneCount;
+  return allThreads ? ReleaseForm::AllThreads : ReleaseForm::Lane;
+}
+
+void normalize(RewriterBase &rewriter, KernelOp kernel) {
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+    PipelineConfigAttr cfg = pipe.getConfig();
+    bool split = !getSplitConsumers(kernel, pipe.getSymName()).empty();
+    bool setAdvance = split && !cfg.getAdvanceOnWait();
+    std::optional<ReleaseForm> form;
+    if (cfg.getPipelineType() == PipelineType::TmaAsync)
+      form = deriveReleaseForm(kernel, pipe);
+    if (!setAdvance && pipe.getReleaseForm() == form)
+      continue;
+    rewriter.modifyOpInPlace(pipe, [&] {
+      if (setAdvance)
+        pipe.setConfigAttr(withAdvanceOnWait(cfg));
+      if (form)
+        pipe.setReleaseForm(*form);
+      else
+        pipe.removeReleaseFormAttr();
+    });
+  }
+  if (!kernel.getNormalized())
+    rewriter.modifyOpInPlace(kernel, [&] { kernel.setNormalized(true); });
+}
+
+struct TSPipeNormalize
+    : public tspipe::impl::TSPipeNormalizeBase<TSPipeNormalize> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation()->walk([&](KernelOp kernel) { normalize(rewriter, kernel); });
+  }
+};
+
+} // namespace
