@@ -7,9 +7,11 @@
 //   acquire  | WAIT E[p]                      | WAIT E[p]; elect: ARRTX F[p], bytes
 //   commit   | ARR F[p] (or CPA .noinc)       | (none, TMA completes the bytes)
 //   wait     | WAIT F[c]                      | WAIT F[c]
-//   release  | ARR E[c] (every thread)        | syncwarp; lane 0 of each warp: ARR E[c]
+//   release  | ARR E[c] (every thread)        | FPA; syncwarp; lane 0 of each warp: ARR E[c]
 //   tail     | num_stages x WAIT E[p]         | num_stages x WAIT E[p]
 //
+// FPA is `fence.proxy.async.shared::cta` in every consumer thread (the next
+// fill is an async-proxy write; the all-thread release form fences too).
 // WAIT is a parity wait with the cursor's phase; cursors advance as in
 // docs/Protocols.md, Cursors.
 //
@@ -290,6 +292,19 @@ void ProtocolEmitter::emitConsumerRelease(OpBuilder &b, Location loc,
   Cursor &c = split ? cursors.consumerRelease : cursors.consumer;
   Value gate = ctaGate(b, loc, p, task, cfg.getConsumerSignaling());
   Value signaling = gate;
+  if (cfg.getPipelineType() == PipelineType::TmaAsync) {
+    // The next fill of the stage is a bulk copy, a write of the async proxy;
+    // the consumer read the stage through the generic proxy. Without a proxy
+    // fence the copy may land before those reads have returned (measured on
+    // an H200: a stage released right after its shared-memory loads, before
+    // their values were used, came back holding the next tile). PTX ISA,
+    // "Parallel Synchronization and Communication Instructions: membar /
+    // fence" (fence.proxy.async).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
   if (cfg.getPipelineType() == PipelineType::TmaAsync && !p.allThreadRelease) {
     // Single CTA: lane 0 of each consumer warp arrives once, for the whole
     // warp, so every lane must be done reading the stage first.
