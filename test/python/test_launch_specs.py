@@ -204,3 +204,16 @@ def test_runner_catches_stale_stage(fake_driver, compiled, small_specs,
     (ex,) = json.loads((tmp_path / "results.json").read_text())["examples"]
     assert ex["status"] == "fail"
     assert "db: first mismatch at index 2048" in ex["problems"][0]["error"]
+
+
+def test_tma_copy_release_fences_async_proxy(compiled):
+    """tma_copy releases a stage right after its shared-memory loads; the
+    release must fence the async proxy before lane 0 arrives, or the next
+    bulk copy can land under those loads (found on an H200,
+    docs/gpu-runs.md)."""
+    ptx = (compiled / "tma_copy.sm_90a.ptx").read_text()
+    body = ptx[ptx.index("ld.shared"):]
+    fence = body.index("fence.proxy.async.shared::cta")
+    assert fence < body.index("bar.warp.sync")
+    # the release arrive on the empty barrier follows the fence
+    assert "mbarrier.arrive.shared" in body[fence:]
