@@ -20,6 +20,10 @@ barrier, so the arrive counts stay per pipeline. Kernel
 B (``TILE_ELEMS`` float32 each), CTA ``i`` from tile ``i * NUM_ITERS``.
 
 Run: ``python examples/python/merge_copy.py [out_dir]``.
+
+Launch spec (sizes, inputs, reference, checker): ``examples/merge_copy.py``.
+``make demo`` compiles this kernel into ``out/`` and runs it where a GPU
+is present (docs/gpu-runs.md).
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ tiles of ``TILE_ELEMS`` float32 per CTA, CTA ``i`` starting at tile
 
 Run: ``python examples/python/tma_copy.py [out_dir]`` verifies, lowers to
 sm_90a PTX and assembles it with ptxas when found.
+
+Launch spec (sizes, inputs, reference, checker): ``examples/tma_copy.py``.
+``make demo`` compiles this kernel into ``out/`` and runs it where a GPU
+is present (docs/gpu-runs.md).
 """
 
 from __future__ import annotations

@@ -306,6 +306,34 @@ def lazy_stream_kernel(drv, launch):
         drv.f32(y, hi)[lo:hi] = a * drv.f32(x, hi)[lo:hi] + b
 
 
+def tma_copy_kernel(drv, launch):
+    """tma_copy: y = x over grid * 8 tiles of 1024 float32."""
+    x, y = launch["args"]
+    n = launch["grid"][0] * 8 * 1024
+    drv.f32(y, n)[:] = drv.f32(x, n)
+
+
+def merge_copy_kernel(drv, launch):
+    """merge_copy: da = a, db = b over grid * 8 tiles of 512 float32."""
+    a, b, da, db = launch["args"]
+    n = launch["grid"][0] * 8 * 512
+    drv.f32(da, n)[:] = drv.f32(a, n)
+    drv.f32(db, n)[:] = drv.f32(b, n)
+
+
+def stale_merge_copy_kernel(drv, launch):
+    """A wrong merge_copy: on the second lap of the 4-stage B ring the store
+    warps read the stage before it is refilled (iterations 4-7 of every CTA
+    store the tile of iteration i - 4)."""
+    merge_copy_kernel(drv, launch)
+    a, b, da, db = launch["args"]
+    n = launch["grid"][0] * 8 * 512
+    src, dst = drv.f32(b, n), drv.f32(db, n)
+    for cta in range(launch["grid"][0]):
+        first = cta * 8 * 512
+        dst[first + 4 * 512:first + 8 * 512] = src[first:first + 4 * 512]
+
+
 def hang_kernel(drv, launch):
     return "hang"
 
@@ -314,6 +342,8 @@ def examples_driver():
     """Factory for TSPIPE_FAKE_CUDA_DRIVER=<this file>:examples_driver."""
     return FakeDriver(kernels={"tma_stream": stream_kernel,
                                "async_load": async_load_kernel,
+                               "tma_copy": tma_copy_kernel,
+                               "merge_copy": merge_copy_kernel,
                                "hang": hang_kernel})
 
 

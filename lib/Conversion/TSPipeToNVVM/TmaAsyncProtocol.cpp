@@ -8,11 +8,14 @@
 //            | with task_warp_leader): ARRIVE.EXPECT_TX F[p], num_bytes
 //   commit   | nothing (the copy completes the bytes); the cursor advances
 //   wait     | WAIT F[c]
-//   release  | release(lane): syncwarp, then lane 0 of each warp ARRIVE E[c]
-//            | release(all_threads): every thread ARRIVE E[c]
+//   release  | FENCE.PROXY.ASYNC; release(lane): syncwarp, then lane 0 of
+//            | each warp ARRIVE E[c]; release(all_threads): every thread
+//            | ARRIVE E[c]
 //   tail     | num_stages / stride x WAIT E[p]
 //
 // The release form is read from the pipeline (set by tspipe-normalize).
+// FENCE.PROXY.ASYNC is `fence.proxy.async.shared::cta` in every consumer
+// thread: the next fill of the stage is an async-proxy write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +88,16 @@ public:
                                        : ctx.cursors.consumer;
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     Value signaling = gate;
+    // The next fill of the stage is a bulk copy, a write of the async proxy,
+    // while the consumer read the stage through the generic proxy. Without a
+    // proxy fence the copy may land before those reads have returned
+    // (measured on an H200: a stage released right after its shared-memory
+    // loads came back holding the next tile). PTX ISA, "membar / fence"
+    // (fence.proxy.async).
+    NVVM::FenceProxyOp::create(
+        ctx.b, ctx.loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx.b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
     if (ctx.pipeline.op.getReleaseForm() != ReleaseForm::AllThreads) {
       // Lane 0 of each consumer warp arrives once, for the whole warp, so
       // every lane must be done reading the stage first.

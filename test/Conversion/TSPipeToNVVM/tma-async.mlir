@@ -3,7 +3,8 @@
 // TmaAsync on one CTA: acquire waits on the empty barrier, then one elected
 // thread of the producer warp arms the full barrier with num_bytes; commit
 // emits nothing; release is one arrive from lane 0 of each consumer warp,
-// after a warp sync so that no lane still reads the stage.
+// after a proxy fence (the next fill is an async-proxy write) and a warp
+// sync, so that no lane still reads the stage.
 
 // CHECK-LABEL: gpu.func @lane_release
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 8192 : i32
@@ -23,7 +24,8 @@
 // CHECK:           scf.yield
 // CHECK:         scf.for
 // CHECK:           nvvm.mbarrier.try_wait.parity
-// CHECK:           nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK:           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:      nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK:           %[[IS_L0:.*]] = arith.cmpi eq, %[[LANE]], %[[C0]]
 // CHECK:           scf.if %[[IS_L0]] {
 // CHECK:             nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
@@ -63,6 +65,7 @@ gpu.module @m {
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
 // CHECK:         scf.for
 // CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      %[[E:.*]] = llvm.getelementptr
 // CHECK-NEXT:      nvvm.mbarrier.arrive %[[E]] : !llvm.ptr<3>
 gpu.module @m {
