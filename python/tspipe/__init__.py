@@ -11,6 +11,8 @@ Subpackages and modules (all imported lazily, on first use):
   schedules). Its enums and ``CooperativeGroup`` are pure Python; building a
   config or a kernel verifies it with the C++ verifiers (needs the extension).
 * ``tspipe.compile``: ``lower_to_ptx`` (needs the extension).
+* ``tspipe.progress``: ``check_progress``, the deadlock and credit-balance
+  checker's verdict and pictures (needs the extension).
 * ``tspipe.runtime``: pure-Python launch code (cuda-python); importable where
   the extension cannot be loaded.
 
@@ -28,7 +30,8 @@ import importlib as _importlib
 __version__ = "0.1.0"
 
 _SUBMODULES = frozenset(
-    {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime"}
+    {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime",
+     "progress"}
 )
 
 _TS_NAMES = frozenset(

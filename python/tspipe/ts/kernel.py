@@ -785,8 +785,12 @@ class Kernel:
             raise error_from_mlir(err, untagged=ScheduleError) from None
 
     def verify(self) -> None:
-        """Verify with the C++ verifiers; raises like :meth:`build`."""
+        """Verify with the C++ verifiers and the progress checker
+        (:func:`tspipe.progress.check_progress`: no domain length deadlocks
+        or unbalances credits, R70 / R71 / X8); raises like :meth:`build`."""
         self.build()
+        importlib.import_module("tspipe.progress").check_progress(
+            self).raise_on_failure()
 
     def to_ptx(self, arch: Optional[str] = None, **options) -> str:
         """Lower to PTX for ``arch`` (default: the kernel's) with

@@ -19,10 +19,12 @@ using namespace mlir::tspipe;
 using namespace mlir::tspipe::progress;
 using namespace mlir::tspipe::progress::detail;
 
+/// A DOT string literal. Labels use DOT's own `\\n` line breaks, so only
+/// quotes are escaped (names are identifiers).
 static std::string quote(StringRef s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\')
+    if (c == '"')
       out += '\\';
     out += c;
   }

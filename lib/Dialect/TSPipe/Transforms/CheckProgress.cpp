@@ -15,6 +15,7 @@
 #include "tspipe/Dialect/TSPipe/Analysis/Progress.h"
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -115,6 +116,7 @@ struct TSPipeCheckProgress
 
   void runOnOperation() override {
     unsigned ordinal = 0;
+    llvm::StringSet<> usedNames;
     getOperation()->walk([&](KernelOp kernel) {
       ProgressResult r = checkKernel(kernel);
       if (!r.counterexample)
@@ -122,8 +124,10 @@ struct TSPipeCheckProgress
           kernel.emitWarning() << "[R70] progress checked for some lengths "
                                 "only: "
                              << w;
-      if (!dotDir.empty() &&
-          failed(writeFiles(kernel, kernelName(kernel, ordinal), r)))
+      std::string name = kernelName(kernel, ordinal);
+      if (!usedNames.insert(name).second)
+        name += "_" + std::to_string(ordinal);
+      if (!dotDir.empty() && failed(writeFiles(kernel, name, r)))
         signalPassFailure();
       ++ordinal;
       if (!r.counterexample)
