@@ -378,6 +378,14 @@ Model progress::detail::buildModel(KernelOp kernel) {
       }
       addStep(&op, afterLoop ? t.tail : t.head, Guard::Always);
     }
+    task.walk([&](Operation *op) {
+      if (!op->getAttrOfType<FlatSymbolRefAttr>("pipeline") ||
+          isa<CurrentStageOp>(op))
+        return;
+      Operation *parent = op->getParentOp();
+      if (!isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp>(parent))
+        m.unmodeled.push_back(op);
+    });
     if (auto produces = task.getProducesAttr())
       for (Attribute a : produces) {
         auto it = pipeIdx.find(cast<FlatSymbolRefAttr>(a).getValue());

@@ -119,6 +119,9 @@ struct Model {
   std::vector<std::array<std::vector<unsigned>, 4>> nominal;
   unsigned numBarriers = 0;
   unsigned numComponents = 0;
+  /// Bracket ops the model cannot place (nested in other ops than the
+  /// task, its domain loop or a loop guard): reported as warnings.
+  std::vector<Operation *> unmodeled;
 
   unsigned barrier(unsigned pipe, bool full, int64_t stage) const {
     return pipes[pipe].barrierBase + (full ? 0 : pipes[pipe].stages) +

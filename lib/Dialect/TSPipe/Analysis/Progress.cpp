@@ -42,6 +42,12 @@ namespace {
 constexpr int64_t kMaxRounds = 5000;   ///< lock-step rounds of the endless run
 constexpr int64_t kMaxValue = 4096;     ///< largest X ever simulated
 constexpr int64_t kMaxAssignments = 4096; ///< multi-symbol product cap
+/// Events of one assignment, and of all assignments of a kernel, beyond
+/// which the checker stops (with a warning) instead of running for long.
+constexpr int64_t kMaxEvents = int64_t(1) << 22;
+constexpr int64_t kMaxTotalEvents = int64_t(1) << 26;
+/// Trip counts above which a run is shortened by whole periods first.
+constexpr int64_t kBigTrips = 256;
 
 std::string iterText(int64_t iter) {
   if (iter == -1)
@@ -132,6 +138,22 @@ private:
     std::vector<int64_t> symbols; // per model symbol (-1: unused)
   };
   std::optional<Counterexample> check(unsigned comp, const Assignment &as);
+  struct Endless {
+    enum Kind { Stuck, Periodic, Unknown } kind = Unknown;
+    /// Iterations of each agent at the repeated rounds r1 < r2 (Periodic),
+    /// or it2 only, where the run got stuck (Stuck).
+    std::vector<int64_t> it1, it2;
+    std::vector<bool> idle;
+  };
+  Endless endless(unsigned comp, const std::vector<int64_t> &trips);
+  bool reduce(unsigned comp, Assignment &as);
+  std::string lengthsOf(unsigned comp, const Assignment &as) {
+    std::string out;
+    for (unsigned t : compTasks[comp])
+      out += (out.empty() ? "@" : ", @") + m.tasks[t].name + " = " +
+             std::to_string(as.trips[t]);
+    return out;
+  }
   int64_t boundFor(unsigned comp, int sym, std::string &warning);
 
   // Counterexample construction.
@@ -161,6 +183,9 @@ private:
   void tagX8(Counterexample &cex, const Assignment &as, unsigned comp);
 
   Model m;
+  /// Set when an assignment was too long to simulate (see kMaxEvents).
+  std::string tooLong;
+  int64_t totalEvents = 0;
   std::vector<std::vector<unsigned>> compAgents;
   std::vector<std::vector<unsigned>> compTasks;
 };
@@ -260,6 +285,25 @@ void Checker::addTimeline(Counterexample &cex, const Sim &sim,
 std::optional<Counterexample> Checker::check(unsigned comp,
                                              const Assignment &as) {
   const std::vector<unsigned> &agents = compAgents[comp];
+  // Refuse schedules too long to simulate rather than run for minutes.
+  int64_t estimate = 0;
+  for (unsigned a : agents) {
+    const TaskInfo &t = m.tasks[m.agents[a].task];
+    int64_t drains = 0;
+    for (const PipeInfo &p : m.pipes)
+      drains += p.stages;
+    estimate += static_cast<int64_t>(t.head.size() + t.tail.size()) +
+                drains +
+                as.trips[m.agents[a].task] *
+                    std::max<int64_t>(1, t.body.size()) * 2;
+  }
+  totalEvents += estimate;
+  if (estimate > kMaxEvents || totalEvents > kMaxTotalEvents) {
+    tooLong = "the schedules are too long to simulate (about " +
+              std::to_string(estimate) + " barrier events at " +
+              lengthsOf(comp, as) + ")";
+    return std::nullopt;
+  }
   std::vector<std::vector<Event>> ev(agents.size());
   for (unsigned a = 0; a < agents.size(); ++a) {
     Generator g(m, agents[a], as.trips[m.agents[agents[a]].task]);
@@ -527,44 +571,16 @@ std::optional<Counterexample> Checker::check(unsigned comp,
   return std::nullopt;
 }
 
-/// Largest value of the component's symbol that must be checked: the
-/// verdict is periodic in X from the endless run's repeated state on
-/// (docs/ProgressChecker.md, "Which lengths are checked").
-int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
+/// Runs the endless system of a component in lock step (one event per
+/// agent per round): agents with trips < 0 loop forever. Stops when no
+/// agent can move (Stuck) or when the normalized state repeats (Periodic).
+Checker::Endless Checker::endless(unsigned comp,
+                                  const std::vector<int64_t> &trips) {
   const std::vector<unsigned> &agents = compAgents[comp];
-  int64_t fallback = 8;
-  for (const PipeInfo &p : m.pipes)
-    fallback += 2 * p.stages;
-  // Values beyond which every nongrowing trip count is constant (the
-  // decreasing ones reach 0).
-  int64_t xStab = 0;
-  for (unsigned t : compTasks[comp]) {
-    const TripExpr &e = m.tasks[t].trip;
-    if (e.sym == sym && e.a < 0) {
-      int64_t x = 0;
-      while (x < kMaxValue && e.eval(x) > 0)
-        ++x;
-      xStab = std::max(xStab, x);
-    }
-  }
-  auto minXFor = [&](const TripExpr &e, int64_t need) -> int64_t {
-    // smallest X >= 0 with mul * floor((a X + b) / d) + add >= need
-    int64_t f = need - e.add <= 0 ? 0 : (need - e.add + e.mul - 1) / e.mul;
-    int64_t num = f * e.d - e.b;
-    if (num <= 0)
-      return 0;
-    return (num + e.a - 1) / e.a;
-  };
+  Endless res;
   std::vector<Generator> gens;
-  std::vector<bool> growing(agents.size());
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
-    growing[a] = e.sym == sym && e.growing();
-    int64_t trips = growing[a] ? -1 : e.eval(std::max<int64_t>(xStab, 0));
-    if (e.sym == sym && e.a < 0)
-      trips = 0;
-    gens.emplace_back(m, agents[a], trips);
-  }
+  for (unsigned a = 0; a < agents.size(); ++a)
+    gens.emplace_back(m, agents[a], trips[a]);
   std::vector<Event> pending(agents.size());
   std::vector<bool> has(agents.size());
   for (unsigned a = 0; a < agents.size(); ++a)
@@ -573,7 +589,6 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
   std::vector<std::vector<std::array<int64_t, 4>>> cnt(
       agents.size(),
       std::vector<std::array<int64_t, 4>>(m.pipes.size(), {0, 0, 0, 0}));
-
   auto completions = [&](unsigned b) {
     return m.count[b] ? U[b] / m.count[b] : 0;
   };
@@ -586,15 +601,12 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
     if (llvm::any_of(agents,
                      [&](unsigned a) { return m.agents[a].usedRoles[p]; }))
       compPipes.push_back(p);
-
-  auto xss = [&](const std::vector<int64_t> &it) {
-    int64_t x = xStab;
+  auto finish = [&](Endless::Kind kind) {
+    res.kind = kind;
+    res.idle.resize(agents.size());
     for (unsigned a = 0; a < agents.size(); ++a)
-      if (growing[a]) {
-        int64_t need = gens[a].idle ? 2 : it[a] + 2;
-        x = std::max(x, minXFor(m.tasks[m.agents[agents[a]].task].trip, need));
-      }
-    return x;
+      res.idle[a] = gens[a].idle;
+    return res;
   };
 
   for (int64_t round = 0; round < kMaxRounds; ++round) {
@@ -616,8 +628,8 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
     for (unsigned a = 0; a < agents.size(); ++a)
       it[a] = gens[a].iter;
     if (!progress) {
-      // Stuck (or quiescent): the same final state for every large X.
-      return std::min(xss(it), kMaxValue);
+      res.it2 = it;
+      return finish(Endless::Stuck);
     }
     // Normalized state: cursor positions, role counts and barrier counts
     // less a whole number of double rounds G of each pipeline.
@@ -666,56 +678,176 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
     for (auto &[k, r1] : bucket) {
       if (k != key)
         continue;
-      // Periodic from round r1: each agent advances delta iterations per
-      // period. Find the shift D of X that adds a whole number of periods
-      // to every growing agent.
-      const std::vector<int64_t> &it1 = iters[r1];
-      int64_t d0 = 1;
-      bool any = false, stuckAgent = false;
-      for (unsigned a = 0; a < agents.size(); ++a) {
-        if (!growing[a] || gens[a].idle)
-          continue;
-        any = true;
-        if (it[a] == it1[a])
-          stuckAgent = true;
-        d0 = std::lcm(d0, m.tasks[m.agents[agents[a]].task].trip.d);
-        if (d0 > kMaxValue)
-          break;
-      }
-      int64_t x0 = xss(it1);
-      if (!any)
-        return std::min(x0, kMaxValue);
-      if (stuckAgent) // a growing loop never finishes: fails for large X
-        return std::min(xss(it), kMaxValue);
-      for (int64_t mult = 1; mult <= 256 && d0 * mult <= kMaxValue; ++mult) {
-        int64_t D = d0 * mult;
-        int64_t ratio = -1;
-        bool ok = true;
-        for (unsigned a = 0; a < agents.size() && ok; ++a) {
-          if (!growing[a] || gens[a].idle)
-            continue;
-          const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
-          int64_t q = e.mul * e.a * D / e.d, delta = it[a] - it1[a];
-          if (q % delta != 0 || (ratio >= 0 && q / delta != ratio))
-            ok = false;
-          ratio = q / delta;
-        }
-        if (ok)
-          return std::min(x0 + D - 1, kMaxValue);
-      }
-      warning = "the domain loops of this kernel advance at rates that do "
-                "not match their lengths; lengths checked up to " +
-                m.symbols[sym].name + " = " +
-                std::to_string(std::max(x0, fallback));
-      return std::min(std::max(x0, fallback), kMaxValue);
+      res.it1 = iters[r1];
+      res.it2 = it;
+      return finish(Endless::Periodic);
     }
     bucket.push_back({std::move(key), round});
     iters.push_back(std::move(it));
   }
-  warning = "no periodic regime within " + std::to_string(kMaxRounds) +
-            " rounds; lengths checked up to " + m.symbols[sym].name + " = " +
-            std::to_string(fallback);
-  return fallback;
+  return finish(Endless::Unknown);
+}
+
+/// Largest value of the component's symbol that must be checked: the
+/// verdict is periodic in X from the endless run's repeated state on
+/// (docs/ProgressChecker.md, "Which lengths are checked").
+int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
+  const std::vector<unsigned> &agents = compAgents[comp];
+  int64_t fallback = 8;
+  for (const PipeInfo &p : m.pipes)
+    fallback += 2 * p.stages;
+  // Values beyond which every nongrowing trip count is constant (the
+  // decreasing ones reach 0).
+  int64_t xStab = 0;
+  for (unsigned t : compTasks[comp]) {
+    const TripExpr &e = m.tasks[t].trip;
+    if (e.sym == sym && e.a < 0) {
+      int64_t x = 0;
+      while (x < kMaxValue && e.eval(x) > 0)
+        ++x;
+      xStab = std::max(xStab, x);
+    }
+  }
+  auto minXFor = [&](const TripExpr &e, int64_t need) -> int64_t {
+    // smallest X >= 0 with mul * floor((a X + b) / d) + add >= need
+    int64_t f = need - e.add <= 0 ? 0 : (need - e.add + e.mul - 1) / e.mul;
+    int64_t num = f * e.d - e.b;
+    if (num <= 0)
+      return 0;
+    return (num + e.a - 1) / e.a;
+  };
+  std::vector<bool> growing(agents.size());
+  std::vector<int64_t> trips(agents.size());
+  for (unsigned a = 0; a < agents.size(); ++a) {
+    const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
+    growing[a] = e.sym == sym && e.growing();
+    trips[a] = growing[a] ? -1 : e.eval(std::max<int64_t>(xStab, 0));
+    if (e.sym == sym && e.a < 0)
+      trips[a] = 0;
+  }
+  Endless run = endless(comp, trips);
+  auto xss = [&](const std::vector<int64_t> &it) {
+    int64_t x = xStab;
+    for (unsigned a = 0; a < agents.size(); ++a)
+      if (growing[a]) {
+        int64_t need = run.idle[a] ? 2 : it[a] + 2;
+        x = std::max(x, minXFor(m.tasks[m.agents[agents[a]].task].trip, need));
+      }
+    return x;
+  };
+  if (run.kind == Endless::Stuck) // the same final state for every large X
+    return std::min(xss(run.it2), kMaxValue);
+  if (run.kind == Endless::Unknown) {
+    warning = "no periodic regime within " + std::to_string(kMaxRounds) +
+              " rounds; lengths checked up to " + m.symbols[sym].name +
+              " = " + std::to_string(fallback);
+    return fallback;
+  }
+  // Periodic: each agent advances it2 - it1 iterations per period. Find the
+  // shift D of X that adds a whole number of periods to every growing agent.
+  const std::vector<int64_t> &it1 = run.it1, &it = run.it2;
+  int64_t d0 = 1;
+  bool any = false, stuckAgent = false;
+  for (unsigned a = 0; a < agents.size(); ++a) {
+    if (!growing[a] || run.idle[a])
+      continue;
+    any = true;
+    if (it[a] == it1[a])
+      stuckAgent = true;
+    d0 = std::lcm(d0, m.tasks[m.agents[agents[a]].task].trip.d);
+    if (d0 > kMaxValue)
+      break;
+  }
+  int64_t x0 = xss(it1);
+  if (!any)
+    return std::min(x0, kMaxValue);
+  if (stuckAgent) // a growing loop never finishes: fails for large X
+    return std::min(xss(it), kMaxValue);
+  for (int64_t mult = 1; mult <= 256 && d0 * mult <= kMaxValue; ++mult) {
+    int64_t D = d0 * mult;
+    int64_t ratio = -1;
+    bool ok = true;
+    for (unsigned a = 0; a < agents.size() && ok; ++a) {
+      if (!growing[a] || run.idle[a])
+        continue;
+      const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
+      int64_t q = e.mul * e.a * D / e.d, delta = it[a] - it1[a];
+      if (q % delta != 0 || (ratio >= 0 && q / delta != ratio))
+        ok = false;
+      ratio = q / delta;
+    }
+    if (ok)
+      return std::min(x0 + D - 1, kMaxValue);
+  }
+  warning = "the domain loops of this kernel advance at rates that do "
+            "not match their lengths; lengths checked up to " +
+            m.symbols[sym].name + " = " +
+            std::to_string(std::max(x0, fallback));
+  return std::min(std::max(x0, fallback), kMaxValue);
+}
+
+/// Large trip counts: the same verdict with fewer iterations. Tasks with
+/// more than kBigTrips iterations loop forever in the endless run; when it
+/// is periodic, the run for the real lengths is the run for lengths m
+/// periods shorter with m periods inserted (docs/ProgressChecker.md), so
+/// the shorter lengths decide. Returns false when it cannot shorten.
+bool Checker::reduce(unsigned comp, Assignment &as) {
+  const std::vector<unsigned> &agents = compAgents[comp];
+  std::vector<int64_t> trips(agents.size());
+  bool anyBig = false;
+  for (unsigned a = 0; a < agents.size(); ++a) {
+    int64_t n = as.trips[m.agents[agents[a]].task];
+    trips[a] = n > kBigTrips ? -1 : n;
+    anyBig |= n > kBigTrips;
+  }
+  if (!anyBig)
+    return false;
+  Endless run = endless(comp, trips);
+  if (run.kind == Endless::Unknown)
+    return false;
+  const std::vector<int64_t> &it1 =
+      run.kind == Endless::Stuck ? run.it2 : run.it1;
+  int64_t periods = INT64_MAX;
+  for (unsigned a = 0; a < agents.size(); ++a) {
+    if (trips[a] >= 0 || run.idle[a])
+      continue;
+    int64_t n = as.trips[m.agents[agents[a]].task];
+    int64_t need = it1[a] + 2;
+    if (n < need)
+      return false;
+    if (run.kind == Endless::Stuck)
+      continue;
+    int64_t delta = run.it2[a] - it1[a];
+    if (delta <= 0)
+      return false;
+    periods = std::min(periods, (n - need) / delta);
+  }
+  // Every agent of a task must shrink by the same amount.
+  std::vector<int64_t> newTrips = as.trips;
+  for (unsigned t : compTasks[comp]) {
+    int64_t n = as.trips[t];
+    if (n <= kBigTrips)
+      continue;
+    int64_t shrink = -1;
+    for (unsigned ai : m.tasks[t].agents) {
+      unsigned a = llvm::find(agents, ai) - agents.begin();
+      int64_t s2;
+      if (run.idle[a])
+        s2 = n - 2;
+      else if (run.kind == Endless::Stuck)
+        s2 = n - (it1[a] + 2);
+      else
+        s2 = periods * (run.it2[a] - it1[a]);
+      if (shrink >= 0 && s2 != shrink)
+        return false;
+      shrink = s2;
+    }
+    newTrips[t] = n - std::max<int64_t>(shrink, 0);
+  }
+  if (newTrips == as.trips)
+    return false;
+  as.trips = newTrips;
+  return true;
 }
 
 ProgressResult Checker::run() {
@@ -729,6 +861,12 @@ ProgressResult Checker::run() {
       compTasks[c].push_back(m.agents[a].task);
   }
 
+  for (Operation *op : m.unmodeled)
+    result.warnings.push_back(
+        "'" + op->getName().getStringRef().str() + "' inside '" +
+        op->getParentOp()->getName().getStringRef().str() +
+        "' is not modeled (brackets must be direct children of the task, "
+        "its domain loop or a loop guard)");
   std::vector<std::string> blockedNames;
   for (unsigned comp = 0; comp < m.numComponents && !result.counterexample;
        ++comp) {
@@ -788,6 +926,21 @@ ProgressResult Checker::run() {
           ++result.assignmentsChecked;
           result.maxValueChecked =
               std::max(result.maxValueChecked, sum);
+          if (!tooLong.empty())
+            return;
+          Assignment shortened = as;
+          if (reduce(comp, shortened)) {
+            if (auto cex = check(comp, shortened)) {
+              Counterexample real = start(cex->kind, as, comp);
+              cex->message += " (these lengths stand for " +
+                              lengthsOf(comp, as) +
+                              ": the schedules repeat with a period, so "
+                              "both fail the same way)";
+              cex->lengths = real.lengths;
+              result.counterexample = std::move(cex);
+            }
+            return;
+          }
           if (auto cex = check(comp, as))
             result.counterexample = std::move(cex);
           return;
@@ -798,8 +951,12 @@ ProgressResult Checker::run() {
         }
       };
       rec(0, sum);
-      if (syms.empty())
+      if (syms.empty() || !tooLong.empty())
         break;
+    }
+    if (!tooLong.empty()) {
+      result.warnings.push_back("not checked beyond this point: " + tooLong);
+      break;
     }
   }
   if (result.counterexample) {

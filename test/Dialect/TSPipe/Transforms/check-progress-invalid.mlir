@@ -233,3 +233,35 @@ gpu.module @split_consumer_lag {
     gpu.return
   }
 }
+
+// -----
+
+// Long static domains are decided through the schedules' period: the
+// consumer waits once more than the producer fills, a million iterations in.
+gpu.module @long_mismatch {
+  gpu.func @long_mismatch() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 1000000 : index
+    %m = arith.constant 1000001 : index
+    // expected-error @+1 {{these lengths stand for @producer = 1000000, @consumer = 1000001: the schedules repeat with a period, so both fail the same way}}
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      // expected-note @+1 {{is held by @producer}}
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %m step %c1 {
+          // expected-note @+1 {{@consumer blocks in iteration}}
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}

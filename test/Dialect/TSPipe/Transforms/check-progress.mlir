@@ -260,3 +260,32 @@ gpu.module @chain {
     gpu.return
   }
 }
+
+// -----
+
+// A long static domain: decided through the schedules' period, without
+// simulating a million iterations.
+// CHECK-LABEL: gpu.func @long_domain
+gpu.module @long_domain {
+  gpu.func @long_domain() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 1000000 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
