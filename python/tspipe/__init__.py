@@ -14,6 +14,8 @@ Subpackages and modules (all imported lazily, on first use):
   extension).
 * ``tspipe.compile``: ``lower_to_ptx``, ``lower_module`` (needs the
   extension); ``tspipe.launch``: launch facts read from the IR's attributes.
+* ``tspipe.progress``: ``check_progress``, the deadlock and credit-balance
+  checker's verdict and pictures (needs the extension).
 * ``tspipe.runtime``: pure-Python launch code (cuda-python); importable where
   the extension cannot be loaded.
 
@@ -32,7 +34,7 @@ __version__ = "0.1.0"
 
 _SUBMODULES = frozenset(
     {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime",
-     "launch"}
+     "launch", "progress"}
 )
 
 _TS_NAMES = frozenset(

@@ -1,16 +1,19 @@
-// RUN: tspipe-opt %s --tspipe-to-nvvm="debug-hang-timeout=1000" | FileCheck %s
-// RUN: tspipe-opt %s --tspipe-to-nvvm | FileCheck %s --check-prefix=SILENT
+// RUN: tspipe-opt %s --tspipe-to-nvvm="debug-hang-timeout=1000 check-progress=0" | FileCheck %s
+// RUN: tspipe-opt %s --tspipe-to-nvvm="check-progress=0" | FileCheck %s --check-prefix=SILENT
+// RUN: not tspipe-opt %s --tspipe-to-nvvm 2>&1 | FileCheck %s --check-prefix=CHECKER
 //
 // CHECK-DAG: "tspipe: hang in task @consumer waiting on @ring full barrier stage %d phase %d (cta %d, thread %d)\0A\00"
 // CHECK-DAG: llvm.intr.trap
+// CHECKER: error: [R70] tasks deadlock with domain lengths @producer = 0, @consumer = 1
+// CHECKER: note: @consumer blocks in iteration 0 on @ring full barrier, stage 0, phase 0
 // SILENT-NOT: vprintf
 // SILENT-NOT: llvm.intr.trap
 
 // A deliberately wrong kernel for the debug hang timeout. Its arrive counts
 // are right (R52 passes), but the consumer's domain has one iteration more
-// than the producer's: the consumer's last wait is for a stage nobody fills
-// (the linear credit check R70 would reject it; it is not implemented yet).
-// Lowered with `tspipe-to-nvvm{debug-hang-timeout=N}`, that wait gives up
+// than the producer's: the consumer's last wait is for a stage nobody fills.
+// tspipe-to-nvvm rejects it (tspipe-check-progress, R70); lowered with
+// `tspipe-to-nvvm{debug-hang-timeout=N check-progress=0}`, that wait gives up
 // after N polls, prints the task, pipeline, barrier, stage and phase it hung
 // on, and traps. Without the option the kernel hangs silently.
 gpu.module @hang [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {

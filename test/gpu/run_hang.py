@@ -3,7 +3,8 @@
     PYTHONPATH=python python3 test/gpu/run_hang.py out/hang_domain_mismatch.sm_90a.ptx
 
 The PTX comes from test/gpu/hang_domain_mismatch.mlir lowered with
-`--tspipe-to-nvvm=debug-hang-timeout=N`: its consumer waits for one stage more
+`--tspipe-to-nvvm="debug-hang-timeout=N check-progress=0"` (the progress
+checker would reject it first): its consumer waits for one stage more
 than its producer fills, so that blocking wait gives up. The expected outcome is a launch that fails with a
 trap (CUDA_ERROR_LAUNCH_FAILED or CUDA_ERROR_ILLEGAL_INSTRUCTION) well
 within the watchdog, after the kernel printed which task, pipeline, barrier,

@@ -21,6 +21,10 @@ struct TSPipeToNVVMPipelineOptions
       *this, "debug-hang-timeout",
       llvm::cl::desc("if > 0, blocking waits trap after this many polls"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> checkProgress{
+      *this, "check-progress",
+      llvm::cl::desc("run tspipe-check-progress first (R70, R71, X8)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -33,6 +37,9 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
         pm.addPass(tspipe::createTSPipeNormalize());
+        // A kernel that can hang is rejected before it is lowered.
+        if (options.checkProgress)
+          pm.addPass(tspipe::createTSPipeCheckProgress());
         pm.addPass(tspipe::createTSPipeAllocateSmem());
         tspipe::ConvertTSPipeToNVVMOptions convOpts;
         convOpts.debugHangTimeout = options.debugHangTimeout;

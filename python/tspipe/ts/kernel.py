@@ -966,8 +966,12 @@ class Kernel:
         return type(error)(error.message, error.rule, error.location, unique)
 
     def verify(self) -> None:
-        """Verify with the C++ verifiers; raises like :meth:`build`."""
+        """Verify with the C++ verifiers and the progress checker
+        (:func:`tspipe.progress.check_progress`: no domain length deadlocks
+        or unbalances credits, R70 / R71 / X8); raises like :meth:`build`."""
         self.build()
+        importlib.import_module("tspipe.progress").check_progress(
+            self).raise_on_failure()
 
     def to_mlir(self, arch: Optional[str] = None) -> str:
         """The module printed with its locations (the Python lines), its

@@ -66,4 +66,46 @@ def TSPipeNormalize : Pass<"tspipe-normalize"> {
   }];
 }
 
+def TSPipeCheckProgress : Pass<"tspipe-check-progress"> {
+  let summary = "prove kernels free of deadlock and credit imbalance";
+  let description = [{
+    For every `tspipe.kernel` under the anchor op, decides whether its
+    tasks' schedules over the pipelines' full and empty barriers can
+    deadlock, leave barrier credits unbalanced, or let a parity wait see
+    the wrong phase, for every length of every task's domain loop,
+    dynamic ends included (rules R70, R71 and X8 of docs/Rules.md; the
+    algorithm and why its bound on the lengths is enough are in
+    docs/ProgressChecker.md). The analysis follows every cursor (strides,
+    warp and domain lanes, `advance_on_wait` / `advance_on_acquire`), the
+    `first_iter` / `last_iter` guards, try forms and the producer drain.
+
+    On failure it reports an error on the kernel with the smallest failing
+    domain lengths, and notes on the operations involved: which task blocks
+    in which iteration on which barrier, stage and phase, and which task
+    holds the credit it waits for. With `dot-dir`, it writes for each
+    kernel `<name>.graph.dot` (tasks and pipelines), `<name>.timeline.dot`
+    (per-stage timeline of the counterexample), `<name>.progress.json` (the
+    verdict), and SVG renderings when Graphviz's `dot` is on the PATH.
+
+    The pass changes no IR. `tspipe-to-nvvm` runs it first (option
+    `check-progress`).
+
+    Example (a consumer that waits once more than the producer commits):
+    ```
+    error: [R70] tasks deadlock with domain lengths @producer = 0,
+           @consumer = 1 (%n = 0): every unfinished task is blocked ...
+    note: @consumer blocks in iteration 0 on @ring full barrier, stage 0,
+          phase 0 (consumer_wait needs completion 1, the barrier has 0)
+    note: the credit for completion 1 of @ring full barrier, stage 0 is
+          held by @producer: it has committed that stage 0 time(s) and has
+          finished
+    ```
+  }];
+  let options = [
+    Option<"dotDir", "dot-dir", "std::string", /*default=*/"\"\"",
+           "directory for DOT / SVG pictures and the JSON verdict (none if "
+           "empty)">
+  ];
+}
+
 #endif // TSPIPE_TRANSFORMS_PASSES_TD

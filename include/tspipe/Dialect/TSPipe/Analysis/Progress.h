@@ -1,0 +1,85 @@
+//===- Progress.h - deadlock and credit-balance analysis ----------*- C++ -*-===//
+//
+// Decides, for every domain length, whether the tasks of a tspipe.kernel can
+// deadlock on their pipelines' mbarriers or leave barrier credits unbalanced
+// (TS rules R70 and R71, tspipe rule X8). The model and the argument for the
+// bound on the lengths it checks are in docs/ProgressChecker.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TSPIPE_DIALECT_TSPIPE_ANALYSIS_PROGRESS_H
+#define TSPIPE_DIALECT_TSPIPE_ANALYSIS_PROGRESS_H
+
+#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tspipe::progress {
+
+/// What went wrong in a counterexample.
+enum class FailureKind {
+  Deadlock,     ///< every unfinished task is blocked ([R70], [X8])
+  Unbalanced,   ///< all tasks finish, but credits are left over ([R70], [X8])
+  PhaseOverrun, ///< a waiter can fall a full phase behind its barrier ([R71])
+  OverArrival,  ///< a task can arrive for the next phase early ([R71])
+};
+
+/// A diagnostic note of a counterexample, attached to `op`.
+struct Note {
+  Operation *op;
+  std::string text;
+};
+
+/// One event of the counterexample's timeline (a barrier operation one task
+/// executed, or the one it is blocked on).
+struct TimelineEvent {
+  std::string task;     ///< agent name: @task, or @task.wN for a warp lane
+  std::string pipeline; ///< pipeline symbol
+  bool fullBarrier;     ///< full (true) or empty (false) barrier
+  int64_t stage;        ///< stage index in [0, num_stages)
+  int64_t phase;        ///< parity of the phase the event belongs to
+  std::string what;     ///< "acquire", "commit", "wait", "release", "drain"
+  int64_t iteration;    ///< domain iteration; -1 head, -2 tail / drain
+  bool blocked;         ///< the task is stuck on this event
+};
+
+/// A failing schedule, reduced to the smallest failing domain lengths.
+struct Counterexample {
+  FailureKind kind;
+  std::string rule;    ///< "R70", "R71" or "X8"
+  std::string message; ///< the error, without the rule prefix
+  Operation *anchor;   ///< op the error is reported on
+  SmallVector<Note> notes;
+  /// Iterations of each task's domain loop, in task order.
+  SmallVector<std::pair<std::string, int64_t>> lengths;
+  /// Values given to the dynamic domain bounds (printed SSA name, value).
+  SmallVector<std::pair<std::string, int64_t>> symbols;
+  SmallVector<TimelineEvent> timeline;
+};
+
+/// Result of checking one kernel.
+struct ProgressResult {
+  /// The first counterexample found, if any.
+  std::optional<Counterexample> counterexample;
+  /// Conditions under which the verdict is weaker than "every length" (the
+  /// periodic regime could not be established); reported as warnings.
+  SmallVector<std::string> warnings;
+  /// Largest domain-bound value checked per component, and how many
+  /// length assignments were simulated (for reports and benchmarks).
+  int64_t maxValueChecked = 0;
+  int64_t assignmentsChecked = 0;
+  /// Dependency graph of tasks and pipelines (DOT), with the
+  /// counterexample's blocked tasks highlighted.
+  std::string graphDot;
+  /// Per-stage timeline of the counterexample (DOT); empty when none.
+  std::string timelineDot;
+};
+
+/// Checks `kernel`, which must have passed the dialect's verifiers.
+/// Never fails: problems of the kernel are reported in the result.
+ProgressResult checkKernel(KernelOp kernel);
+
+} // namespace mlir::tspipe::progress
+
+#endif // TSPIPE_DIALECT_TSPIPE_ANALYSIS_PROGRESS_H

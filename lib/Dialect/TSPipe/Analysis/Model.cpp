@@ -1,0 +1,656 @@
+//===- Model.cpp - build the progress checker's model of a kernel ---------===//
+//
+// Turns a verified tspipe.kernel into agents with straight-line schedules
+// (Model.h) and expands them into barrier events for a given trip count.
+// Cursor rules follow docs/Protocols.md (Cursors, Split cursors, Interleaved
+// lanes, Producer drain), as the lowering implements them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Model.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+using namespace mlir::tspipe::progress::detail;
+
+const char *progress::detail::roleName(StepRole r) {
+  switch (r) {
+  case Acquire:
+    return "producer_acquire";
+  case Commit:
+    return "producer_commit";
+  case Wait:
+    return "consumer_wait";
+  case Release:
+    return "consumer_release";
+  case Drain:
+    return "producer_tail";
+  }
+  return "?";
+}
+
+CursorId PipeInfo::cursorOf(StepRole r) const {
+  switch (r) {
+  case Acquire:
+    return CurP;
+  case Commit:
+  case Drain:
+    return advanceOnAcquire ? CurPC : CurP;
+  case Wait:
+    return CurC;
+  case Release:
+    return advanceOnWait ? CurCR : CurC;
+  }
+  return CurP;
+}
+
+int64_t PipeInfo::strideOf(StepRole r) const {
+  switch (r) {
+  case Acquire:
+    return stride[0];
+  case Commit:
+  case Drain:
+    // Without advance_on_acquire the commit moves p by the acquire stride
+    // (equal to the commit stride there, R6).
+    return advanceOnAcquire ? stride[1] : stride[0];
+  case Wait:
+    return stride[2];
+  case Release:
+    return stride[3];
+  }
+  return 1;
+}
+
+void Model::decode(unsigned b, unsigned &pipe, bool &full,
+                   int64_t &stage) const {
+  for (unsigned p = 0; p < pipes.size(); ++p) {
+    unsigned base = pipes[p].barrierBase;
+    int64_t s = pipes[p].stages;
+    if (b < base + 2 * s) {
+      pipe = p;
+      full = b < base + s;
+      stage = full ? b - base : b - base - s;
+      return;
+    }
+  }
+  pipe = 0;
+  full = true;
+  stage = 0;
+}
+
+int64_t progress::detail::floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t TripExpr::eval(int64_t x) const {
+  int64_t v = mul * floorDiv((sym >= 0 ? a * x : 0) + b, d) + add;
+  return v < 0 ? 0 : v;
+}
+
+namespace {
+
+/// Magnitude beyond which an expression is treated as opaque (keeps every
+/// product below 2^62 for the values the checker evaluates).
+constexpr int64_t kMaxCoeff = int64_t(1) << 24;
+
+/// mul * floor((a X + b) / d) + add.
+struct Affine {
+  bool ok = false;
+  Value sym; ///< null: constant
+  int64_t a = 0, b = 0, d = 1, mul = 1, add = 0;
+};
+
+bool small(int64_t v) { return v > -kMaxCoeff && v < kMaxCoeff; }
+
+/// floor((a X + b) / d) for the index value `v`, or !ok when `v` is not of
+/// that form in one symbol (then the caller makes `v` a symbol itself).
+Affine parseAffine(Value v, int depth = 0) {
+  Affine r;
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    r.ok = small(c.getSExtValue());
+    r.add = c.getSExtValue();
+    return r;
+  }
+  Operation *def = v.getDefiningOp();
+  auto opaque = [&]() {
+    Affine s;
+    s.ok = true;
+    s.sym = v;
+    s.a = 1;
+    return s;
+  };
+  if (!def || depth > 32)
+    return opaque();
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return parseAffine(def->getOperand(0), depth + 1);
+  auto constOperand = [&](unsigned i, int64_t &out) {
+    APInt k;
+    if (!matchPattern(def->getOperand(i), m_ConstantInt(&k)))
+      return false;
+    out = k.getSExtValue();
+    return small(out);
+  };
+  int64_t k;
+  auto fail = [&](Affine x) {
+    return (x.ok && small(x.a) && small(x.b) && small(x.d) && small(x.mul) &&
+            small(x.add))
+               ? x
+               : opaque();
+  };
+  if (isa<arith::AddIOp>(def)) {
+    for (unsigned i = 0; i < 2; ++i)
+      if (constOperand(1 - i, k)) {
+        Affine x = parseAffine(def->getOperand(i), depth + 1);
+        if (!x.ok)
+          return opaque();
+        x.add += k;
+        return fail(x);
+      }
+    return opaque();
+  }
+  if (isa<arith::SubIOp>(def) && constOperand(1, k)) {
+    Affine x = parseAffine(def->getOperand(0), depth + 1);
+    if (!x.ok)
+      return opaque();
+    x.add -= k;
+    return fail(x);
+  }
+  if (isa<arith::MulIOp>(def)) {
+    for (unsigned i = 0; i < 2; ++i)
+      if (constOperand(1 - i, k) && k >= 0) {
+        Affine x = parseAffine(def->getOperand(i), depth + 1);
+        if (!x.ok)
+          return opaque();
+        x.mul *= k;
+        x.add *= k;
+        return fail(x);
+      }
+    return opaque();
+  }
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def) &&
+      constOperand(1, k) && k > 0) {
+    // Floor division of a nonnegative value (sizes; see the docs): nested
+    // floors compose, floor(floor(y / d) / k) = floor(y / (d k)).
+    Affine x = parseAffine(def->getOperand(0), depth + 1);
+    if (!x.ok)
+      return opaque();
+    if (x.mul == 1) {
+      // floor((floor((aX + b) / d) + add) / k) = floor((aX + b + add d) / (d k))
+      x.b += x.add * x.d;
+      x.add = 0;
+      x.d *= k;
+    } else if (x.mul % k == 0) {
+      x.mul /= k;
+      x.add = floorDiv(x.add, k);
+    } else {
+      return opaque();
+    }
+    return fail(x);
+  }
+  return opaque();
+}
+
+unsigned symbolFor(Model &m, Value v) {
+  for (unsigned i = 0; i < m.symbols.size(); ++i)
+    if (m.symbols[i].value == v)
+      return i;
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  v.printAsOperand(os, OpPrintingFlags());
+  m.symbols.push_back({v, name});
+  return m.symbols.size() - 1;
+}
+
+/// Trip count of a task's domain loop as a function of one symbol.
+TripExpr tripOf(Model &m, TaskInfo &t) {
+  TripExpr e;
+  DomainLoopOp loop = t.op.getDomainLoop();
+  if (!loop)
+    return e; // verified to exist; an absent loop runs nothing
+  APInt stepC;
+  Affine ub = parseAffine(loop.getUpperBound());
+  Affine lb = parseAffine(loop.getLowerBound());
+  bool stepConst = matchPattern(loop.getStep(), m_ConstantInt(&stepC)) &&
+                   stepC.getSExtValue() > 0 && small(stepC.getSExtValue());
+  // Loops with the same bound values share one opaque trip count.
+  auto opaqueTrip = [&]() {
+    TripExpr o;
+    o.a = 1;
+    auto key = std::make_tuple(loop.getLowerBound(), loop.getUpperBound(),
+                               loop.getStep());
+    for (auto &[k, sym] : m.opaqueTrips)
+      if (k == key) {
+        o.sym = sym;
+        return o;
+      }
+    m.symbols.push_back({Value(), "iterations of @" + t.name});
+    o.sym = m.symbols.size() - 1;
+    m.opaqueTrips.push_back({key, o.sym});
+    return o;
+  };
+  if (!stepConst || !ub.ok || !lb.ok)
+    return opaqueTrip();
+  int64_t k = stepC.getSExtValue();
+  auto value = [](const Affine &x) {
+    return x.mul * floorDiv(x.b, x.d) + x.add;
+  };
+  // ceil((ub - lb) / k) = floor((ub - lb + k - 1) / k).
+  if (!lb.sym) {
+    int64_t c = value(lb);
+    if (!ub.sym) {
+      e.b = value(ub) - c + k - 1;
+      e.d = k;
+      return e;
+    }
+    e.sym = static_cast<int>(symbolFor(m, ub.sym));
+    int64_t A = ub.add - c + k - 1;
+    if (ub.mul == 1) {
+      // floor((floor((aX + b) / d) + A) / k) = floor((aX + b + A d) / (d k))
+      e.a = ub.a;
+      e.b = ub.b + A * ub.d;
+      e.d = ub.d * k;
+    } else if (ub.mul % k == 0) {
+      // floor((mul F + A) / k) = (mul / k) F + floor(A / k)
+      e.a = ub.a;
+      e.b = ub.b;
+      e.d = ub.d;
+      e.mul = ub.mul / k;
+      e.add = floorDiv(A, k);
+    } else {
+      return opaqueTrip();
+    }
+  } else if (ub.sym == lb.sym && ub.d == 1 && lb.d == 1 && ub.mul == 1 &&
+             lb.mul == 1) {
+    e.sym = static_cast<int>(symbolFor(m, ub.sym));
+    e.a = ub.a - lb.a;
+    e.b = ub.b + ub.add - lb.b - lb.add + k - 1;
+    e.d = k;
+  } else if (!ub.sym && lb.d == 1 && lb.mul == 1) {
+    // Constant end, dynamic start: decreasing in the start symbol.
+    e.sym = static_cast<int>(symbolFor(m, lb.sym));
+    e.a = -lb.a;
+    e.b = value(ub) - lb.b - lb.add + k - 1;
+    e.d = k;
+  } else {
+    return opaqueTrip();
+  }
+  if (e.sym >= 0 && (e.a == 0 || e.mul == 0)) {
+    int64_t v = e.eval(0);
+    e = TripExpr();
+    e.add = v;
+  }
+  if (!small(e.a) || !small(e.b) || !small(e.d) || !small(e.mul) ||
+      !small(e.add))
+    return opaqueTrip();
+  return e;
+}
+
+StepRole roleOfOp(Operation *op, bool &isTry) {
+  isTry = isa<ProducerTryAcquireOp, ConsumerTryWaitOp>(op);
+  if (isa<ProducerAcquireOp>(op))
+    return Acquire;
+  if (isa<ProducerCommitOp>(op))
+    return Commit;
+  if (isa<ConsumerWaitOp>(op))
+    return Wait;
+  if (isa<ConsumerReleaseOp>(op))
+    return Release;
+  if (isa<ProducerTailOp>(op))
+    return Drain;
+  return Acquire;
+}
+
+} // namespace
+
+Model progress::detail::buildModel(KernelOp kernel) {
+  Model m;
+  m.kernel = kernel;
+  llvm::StringMap<unsigned> pipeIdx;
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+    PipeInfo p;
+    p.op = pipe;
+    p.name = pipe.getSymName().str();
+    PipelineConfigAttr cfg = pipe.getConfig();
+    p.stages = std::max<int64_t>(1, cfg.getNumStages());
+    p.stride = {std::max<int64_t>(1, cfg.getAcquireStride()),
+                std::max<int64_t>(1, cfg.getCommitStride()),
+                std::max<int64_t>(1, cfg.getWaitStride()),
+                std::max<int64_t>(1, cfg.getReleaseStride())};
+    p.advanceOnAcquire = cfg.getAdvanceOnAcquire();
+    p.advanceOnWait = cfg.getAdvanceOnWait();
+    p.barrierBase = m.numBarriers;
+    m.numBarriers += 2 * p.stages;
+    pipeIdx[p.name] = m.pipes.size();
+    m.pipes.push_back(p);
+  }
+
+  for (auto task : kernel.getBody().getOps<TaskOp>()) {
+    TaskInfo t;
+    t.op = task;
+    t.name = task.getSymName().str();
+    llvm::DenseSet<unsigned> drained;
+    auto addStep = [&](Operation *op, std::vector<Step> &into, Guard g) {
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
+      if (!ref || isa<CurrentStageOp>(op))
+        return;
+      auto it = pipeIdx.find(ref.getValue());
+      if (it == pipeIdx.end())
+        return;
+      bool isTry;
+      StepRole r = roleOfOp(op, isTry);
+      if (isTry) {
+        Value tok = op->getResult(0);
+        bool consumed = llvm::any_of(tok.getUsers(), [](Operation *u) {
+          return isa<ProducerAcquireOp, ConsumerWaitOp>(u);
+        });
+        if (!consumed)
+          t.unusedProbes.push_back(op);
+        return;
+      }
+      if (r == Drain)
+        drained.insert(it->second);
+      if (g != Guard::Always && (r == Commit || r == Release))
+        t.hasGuardedArrive = true;
+      into.push_back({op, it->second, r, g});
+    };
+    bool afterLoop = false;
+    for (Operation &op : task.getBody().front()) {
+      if (auto loop = dyn_cast<DomainLoopOp>(op)) {
+        afterLoop = true;
+        for (Operation &inner : loop.getBody().front()) {
+          if (isa<FirstIterOp, LastIterOp>(inner)) {
+            Guard g = isa<FirstIterOp>(inner) ? Guard::First : Guard::Last;
+            for (Operation &g2 : inner.getRegion(0).front())
+              addStep(&g2, t.body, g);
+          } else {
+            addStep(&inner, t.body, Guard::Always);
+          }
+        }
+        continue;
+      }
+      addStep(&op, afterLoop ? t.tail : t.head, Guard::Always);
+    }
+    task.walk([&](Operation *op) {
+      if (!op->getAttrOfType<FlatSymbolRefAttr>("pipeline") ||
+          isa<CurrentStageOp>(op))
+        return;
+      Operation *parent = op->getParentOp();
+      if (!isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp>(parent))
+        m.unmodeled.push_back(op);
+    });
+    if (auto produces = task.getProducesAttr())
+      for (Attribute a : produces) {
+        auto it = pipeIdx.find(cast<FlatSymbolRefAttr>(a).getValue());
+        if (it != pipeIdx.end() && !drained.contains(it->second))
+          t.implicitDrains.push_back(it->second);
+      }
+    t.trip = tripOf(m, t);
+    m.tasks.push_back(std::move(t));
+  }
+
+  // Agents: a task is split into one agent per warp when it drives a role
+  // whose stride equals its warp count (warp lanes); otherwise the whole
+  // task is one agent, seeded with its domain lane (docs/Protocols.md,
+  // Interleaved lanes).
+  for (unsigned ti = 0; ti < m.tasks.size(); ++ti) {
+    TaskInfo &t = m.tasks[ti];
+    int64_t warps = static_cast<int64_t>(t.op.getNumWarps());
+    std::vector<uint8_t> usedRoles(m.pipes.size(), 0);
+    for (auto *list : {&t.head, &t.body, &t.tail})
+      for (const Step &s : *list)
+        usedRoles[s.pipe] |= 1u << s.role;
+    for (unsigned p : t.implicitDrains)
+      usedRoles[p] |= 1u << Drain;
+    bool split = false;
+    for (unsigned p = 0; p < m.pipes.size(); ++p)
+      for (StepRole r : {Acquire, Commit, Wait, Release})
+        if ((usedRoles[p] >> r) & 1 && warps > 1 &&
+            m.pipes[p].strideOf(r) == warps)
+          split = true;
+    int64_t lb = 0;
+    if (DomainLoopOp loop = t.op.getDomainLoop()) {
+      APInt c;
+      if (matchPattern(loop.getLowerBound(), m_ConstantInt(&c)))
+        lb = c.getSExtValue();
+    }
+    for (int64_t w = 0; w < (split ? warps : 1); ++w) {
+      AgentInfo a;
+      a.task = ti;
+      a.warp = split ? w : -1;
+      a.name = "@" + t.name + (split ? ".w" + std::to_string(w) : "");
+      a.usedRoles = usedRoles;
+      a.usedCursors.assign(m.pipes.size(), 0);
+      a.seed.assign(m.pipes.size(), {0, 0, 0, 0});
+      for (unsigned p = 0; p < m.pipes.size(); ++p) {
+        const PipeInfo &pi = m.pipes[p];
+        auto lane = [&](int64_t k) -> int64_t {
+          if (warps == k)
+            return split ? w : 0;
+          return ((lb % k) + k) % k;
+        };
+        // Seeding as the lowering does it (TaskLowering::seedLanes).
+        if (pi.stride[0] > 1)
+          a.seed[p][CurP] = lane(pi.stride[0]);
+        if (pi.stride[1] > 1)
+          a.seed[p][pi.advanceOnAcquire ? CurPC : CurP] = lane(pi.stride[1]);
+        if (pi.stride[2] > 1)
+          a.seed[p][CurC] = lane(pi.stride[2]);
+        if (pi.stride[3] > 1)
+          a.seed[p][pi.advanceOnWait ? CurCR : CurC] = lane(pi.stride[3]);
+        for (StepRole r : {Acquire, Commit, Wait, Release, Drain})
+          if ((usedRoles[p] >> r) & 1)
+            a.usedCursors[p] |= 1u << pi.cursorOf(r);
+      }
+      t.agents.push_back(m.agents.size());
+      m.agents.push_back(std::move(a));
+    }
+  }
+
+  // Nominal participants of every barrier: agents whose role cursor lane
+  // covers the stage. Arrive counts are counted in agents (R52-R54 relate
+  // them to the hardware counts, which the verifier has checked).
+  m.count.assign(m.numBarriers, 0);
+  m.nominal.assign(m.numBarriers, {});
+  for (unsigned ai = 0; ai < m.agents.size(); ++ai) {
+    const AgentInfo &a = m.agents[ai];
+    for (unsigned p = 0; p < m.pipes.size(); ++p) {
+      const PipeInfo &pi = m.pipes[p];
+      for (StepRole r : {Acquire, Commit, Wait, Release}) {
+        if (!((a.usedRoles[p] >> r) & 1))
+          continue;
+        int64_t k = pi.strideOf(r);
+        int64_t lane = a.seed[p][pi.cursorOf(r)] % k;
+        bool full = r == Commit || r == Wait;
+        for (int64_t s = 0; s < pi.stages; ++s) {
+          if (s % k != lane)
+            continue;
+          unsigned b = m.barrier(p, full, s);
+          m.nominal[b][r].push_back(ai);
+          if (r == Commit || r == Release)
+            ++m.count[b];
+        }
+      }
+    }
+  }
+
+  // Components: agents linked through pipelines.
+  llvm::EquivalenceClasses<unsigned> ec;
+  for (unsigned ai = 0; ai < m.agents.size(); ++ai)
+    ec.insert(ai);
+  for (unsigned p = 0; p < m.pipes.size(); ++p) {
+    int first = -1;
+    for (unsigned ai = 0; ai < m.agents.size(); ++ai)
+      if (m.agents[ai].usedRoles[p]) {
+        if (first < 0)
+          first = ai;
+        else
+          ec.unionSets(first, ai);
+      }
+  }
+  // Split agents of one task share their trip count: keep them together.
+  for (const TaskInfo &t : m.tasks)
+    for (unsigned ai : t.agents)
+      ec.unionSets(t.agents.front(), ai);
+  llvm::DenseMap<unsigned, unsigned> leaderIdx;
+  for (unsigned ai = 0; ai < m.agents.size(); ++ai) {
+    unsigned leader = ec.getLeaderValue(ai);
+    auto [it, inserted] = leaderIdx.try_emplace(leader, m.numComponents);
+    if (inserted)
+      ++m.numComponents;
+    m.agents[ai].component = it->second;
+  }
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// Generator
+//===----------------------------------------------------------------------===//
+
+Generator::Generator(const Model &m, unsigned agent, int64_t trips)
+    : m(m), agent(m.agents[agent]), task(m.tasks[m.agents[agent].task]),
+      trips(trips) {
+  pos = this->agent.seed;
+  bodyHasAlways = llvm::any_of(
+      task.body, [](const Step &s) { return s.guard == Guard::Always; });
+}
+
+bool Generator::emitDrain(Event &e) {
+  const PipeInfo &p = m.pipes[drainPipe];
+  CursorId c = p.cursorOf(Drain);
+  int64_t &x = pos[drainPipe][c];
+  e = {drainOp, m.barrier(drainPipe, false, x % p.stages), Drain, true,
+       x / p.stages, -2};
+  x += p.strideOf(Drain);
+  --drainLeft;
+  return true;
+}
+
+bool Generator::emit(const Step &s, Event &e) {
+  const PipeInfo &p = m.pipes[s.pipe];
+  int64_t iterTag = section == Section::Loop ? iter
+                    : section == Section::Head ? -1
+                                               : -2;
+  if (s.role == Drain) {
+    drainPipe = s.pipe;
+    drainOp = s.op;
+    drainLeft = p.stages / p.strideOf(Drain);
+    if (drainLeft <= 0)
+      return false;
+    emitDrain(e);
+    e.iter = iterTag;
+    return true;
+  }
+  CursorId c = p.cursorOf(s.role);
+  int64_t &x = pos[s.pipe][c];
+  int64_t stage = x % p.stages, visit = x / p.stages;
+  switch (s.role) {
+  case Acquire:
+    // A producer cursor starts at phase 1: visit v passes once the empty
+    // barrier has completed v phases.
+    e = {s.op, m.barrier(s.pipe, false, stage), Acquire, true, visit, iterTag};
+    if (p.advanceOnAcquire)
+      x += p.strideOf(Acquire);
+    return true;
+  case Commit:
+    e = {s.op, m.barrier(s.pipe, true, stage), Commit, false, 0, iterTag};
+    x += p.strideOf(Commit);
+    return true;
+  case Wait:
+    // A consumer cursor starts at phase 0: visit v needs v + 1 completions.
+    e = {s.op, m.barrier(s.pipe, true, stage), Wait, true, visit + 1, iterTag};
+    if (p.advanceOnWait)
+      x += p.strideOf(Wait);
+    return true;
+  case Release:
+    e = {s.op, m.barrier(s.pipe, false, stage), Release, false, 0, iterTag};
+    x += p.strideOf(Release);
+    return true;
+  case Drain:
+    break;
+  }
+  return false;
+}
+
+bool Generator::next(Event &e) {
+  while (true) {
+    if (drainLeft > 0) {
+      int64_t tag = section == Section::Loop ? iter
+                    : section == Section::Head ? -1
+                                               : -2;
+      emitDrain(e);
+      e.iter = tag;
+      return true;
+    }
+    switch (section) {
+    case Section::Head:
+      if (stepIdx < task.head.size()) {
+        if (emit(task.head[stepIdx++], e))
+          return true;
+        continue;
+      }
+      section = Section::Loop;
+      stepIdx = 0;
+      iter = 0;
+      eventsThisIter = 0;
+      if (trips == 0 || task.body.empty())
+        section = Section::Tail;
+      continue;
+    case Section::Loop:
+      if (stepIdx < task.body.size()) {
+        const Step &s = task.body[stepIdx++];
+        if (s.guard == Guard::First && iter != 0)
+          continue;
+        if (s.guard == Guard::Last && (trips < 0 || iter != trips - 1))
+          continue;
+        if (emit(s, e)) {
+          ++eventsThisIter;
+          return true;
+        }
+        continue;
+      }
+      ++iter;
+      stepIdx = 0;
+      if (trips >= 0 && iter >= trips) {
+        section = Section::Tail;
+        continue;
+      }
+      if (trips < 0 && !bodyHasAlways && iter >= 1) {
+        // An endless loop whose body has no unguarded bracket: no more
+        // events, but the task never finishes.
+        idle = true;
+        return false;
+      }
+      eventsThisIter = 0;
+      continue;
+    case Section::Tail:
+      if (stepIdx < task.tail.size()) {
+        if (emit(task.tail[stepIdx++], e))
+          return true;
+        continue;
+      }
+      section = Section::Drains;
+      drainIdx = 0;
+      continue;
+    case Section::Drains:
+      if (drainIdx < task.implicitDrains.size()) {
+        drainPipe = task.implicitDrains[drainIdx++];
+        drainOp = task.op;
+        const PipeInfo &p = m.pipes[drainPipe];
+        drainLeft = p.stages / p.strideOf(Drain);
+        continue;
+      }
+      section = Section::Done;
+      return false;
+    case Section::Done:
+      return false;
+    }
+  }
+}

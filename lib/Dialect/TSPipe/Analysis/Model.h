@@ -1,0 +1,184 @@
+//===- Model.h - the progress checker's abstraction of a kernel -*- C++ -*-===//
+//
+// Internal to the progress checker (Progress.cpp, Simulate.cpp, Dot.cpp).
+// A kernel becomes a set of agents (a task, or one warp of a task that owns
+// a warp lane), each running a straight-line schedule: head steps, the body
+// steps of its domain loop (guarded by first_iter / last_iter or not), tail
+// steps, and the producer drains. A step touches one pipeline's barrier with
+// one of the agent's cursors; cursors are kept as absolute positions
+// (stage = position mod num_stages, visit = position div num_stages), so
+// phases never alias inside the model (docs/ProgressChecker.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TSPIPE_LIB_DIALECT_TSPIPE_ANALYSIS_MODEL_H
+#define TSPIPE_LIB_DIALECT_TSPIPE_ANALYSIS_MODEL_H
+
+#include "tspipe/Dialect/TSPipe/Analysis/Progress.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace mlir::tspipe::progress::detail {
+
+/// Roles of a barrier step. Acquire and Drain wait on the empty barrier,
+/// Wait waits on the full barrier; Commit arrives on the full barrier,
+/// Release on the empty barrier.
+enum StepRole : uint8_t { Acquire = 0, Commit = 1, Wait = 2, Release = 3, Drain = 4 };
+/// The four cursors of a pipeline in a task (docs/Protocols.md, Cursors).
+enum CursorId : uint8_t { CurP = 0, CurPC = 1, CurC = 2, CurCR = 3 };
+enum class Guard : uint8_t { Always, First, Last };
+enum class Section : uint8_t { Head, Loop, Tail, Drains, Done };
+
+const char *roleName(StepRole r);
+
+struct PipeInfo {
+  PipelineOp op;
+  std::string name;
+  int64_t stages = 1;
+  /// Strides of acquire, commit, wait, release.
+  std::array<int64_t, 4> stride{1, 1, 1, 1};
+  bool advanceOnAcquire = false;
+  bool advanceOnWait = false;
+  /// Index of this pipeline's first barrier in the flat barrier arrays:
+  /// full barriers [base, base + S), empty barriers [base + S, base + 2S).
+  unsigned barrierBase = 0;
+
+  /// Cursor a role moves, and the stride it moves by.
+  CursorId cursorOf(StepRole r) const;
+  int64_t strideOf(StepRole r) const;
+};
+
+/// One step of a task's schedule that touches a barrier (try forms and
+/// stage queries are kept for notes but produce no event).
+struct Step {
+  Operation *op;
+  unsigned pipe;
+  StepRole role;
+  Guard guard;
+};
+
+/// Floor division (rounds toward negative infinity); b > 0.
+int64_t floorDiv(int64_t a, int64_t b);
+
+/// An integer quasi-affine function of one domain symbol X:
+/// max(0, mul * floor((a * X + b) / d) + add) with d > 0 and mul >= 0;
+/// sym < 0 means a constant.
+struct TripExpr {
+  int sym = -1;
+  int64_t a = 0, b = 0, d = 1, mul = 1, add = 0;
+  int64_t eval(int64_t x) const;
+  bool growing() const { return sym >= 0 && a > 0 && mul > 0; }
+};
+
+struct TaskInfo {
+  TaskOp op;
+  std::string name;
+  std::vector<Step> head, body, tail;
+  /// Produced pipelines drained implicitly at task exit.
+  std::vector<unsigned> implicitDrains;
+  /// Try ops (producer_try_acquire / consumer_try_wait) without a blocking
+  /// op consuming their token.
+  std::vector<Operation *> unusedProbes;
+  TripExpr trip;
+  bool hasGuardedArrive = false;
+  std::vector<unsigned> agents;
+};
+
+struct AgentInfo {
+  unsigned task;
+  int64_t warp = -1; ///< warp offset in the task for warp-lane agents
+  std::string name;
+  /// Start position of each cursor of each pipeline (lane seeds).
+  std::vector<std::array<int64_t, 4>> seed;
+  /// Cursors / roles the agent uses per pipeline (bit i = CursorId i / StepRole i).
+  std::vector<uint8_t> usedCursors, usedRoles;
+  unsigned component = 0;
+};
+
+struct SymbolInfo {
+  Value value; ///< null for an opaque trip count
+  std::string name;
+};
+
+struct Model {
+  KernelOp kernel;
+  std::vector<PipeInfo> pipes;
+  std::vector<TaskInfo> tasks;
+  std::vector<AgentInfo> agents;
+  std::vector<SymbolInfo> symbols;
+  /// Opaque trip counts, keyed by the loop's (start, end, step) values.
+  std::vector<std::pair<std::tuple<Value, Value, Value>, int>> opaqueTrips;
+  /// Nominal arrivers per barrier: how many agents arrive on it per phase.
+  std::vector<int64_t> count;
+  /// Nominal participants per barrier and role: nominal[b][role] lists the
+  /// agents whose cursor for that role visits barrier b's stage.
+  std::vector<std::array<std::vector<unsigned>, 4>> nominal;
+  unsigned numBarriers = 0;
+  unsigned numComponents = 0;
+  /// Bracket ops the model cannot place (nested in other ops than the
+  /// task, its domain loop or a loop guard): reported as warnings.
+  std::vector<Operation *> unmodeled;
+
+  unsigned barrier(unsigned pipe, bool full, int64_t stage) const {
+    return pipes[pipe].barrierBase + (full ? 0 : pipes[pipe].stages) +
+           static_cast<unsigned>(stage);
+  }
+  /// (pipe, full?, stage) of a flat barrier index.
+  void decode(unsigned b, unsigned &pipe, bool &full, int64_t &stage) const;
+};
+
+Model buildModel(KernelOp kernel);
+
+/// One barrier event of an agent's expanded schedule.
+struct Event {
+  Operation *op;
+  uint32_t barrier;
+  StepRole role;
+  bool wait;
+  int64_t target; ///< waits: completions needed; arrivals: unused
+  int64_t iter;   ///< -1 head, -2 tail or drain, else the iteration
+};
+
+/// Produces an agent's events one at a time for a given trip count
+/// (trips < 0: the loop never ends).
+class Generator {
+public:
+  Generator(const Model &m, unsigned agent, int64_t trips);
+  /// Next event; false at the end (or when an endless loop produces no more
+  /// events: `idle` is then set).
+  bool next(Event &e);
+
+  Section section = Section::Head;
+  size_t stepIdx = 0;
+  int64_t iter = 0;
+  int64_t drainLeft = 0;
+  size_t drainIdx = 0;
+  bool idle = false;
+  std::vector<std::array<int64_t, 4>> pos;
+
+private:
+  bool emit(const Step &s, Event &e);
+  bool emitDrain(Event &e);
+  const Model &m;
+  const AgentInfo &agent;
+  const TaskInfo &task;
+  int64_t trips;
+  unsigned drainPipe = 0;
+  Operation *drainOp = nullptr;
+  bool bodyHasAlways = false;
+  size_t eventsThisIter = 0;
+};
+
+/// DOT text of the task / pipeline dependency graph; tasks named in
+/// `blocked` are drawn in red.
+std::string graphDot(const Model &m, const std::vector<std::string> &blocked);
+/// DOT text of a counterexample's per-stage timeline.
+std::string timelineDot(const Model &m, const Counterexample &cex);
+
+} // namespace mlir::tspipe::progress::detail
+
+#endif // TSPIPE_LIB_DIALECT_TSPIPE_ANALYSIS_MODEL_H
