@@ -28,6 +28,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <map>
 #include <functional>
 #include <numeric>
 #include <unordered_map>
@@ -146,6 +147,7 @@ private:
     std::vector<bool> idle;
   };
   Endless endless(unsigned comp, const std::vector<int64_t> &trips);
+  std::map<std::vector<int64_t>, Endless> endlessCache;
   bool reduce(unsigned comp, Assignment &as);
   std::string lengthsOf(unsigned comp, const Assignment &as) {
     std::string out;
@@ -802,7 +804,13 @@ bool Checker::reduce(unsigned comp, Assignment &as) {
   }
   if (!anyBig)
     return false;
-  Endless run = endless(comp, trips);
+  // Assignments with the same small trips share one endless run.
+  std::vector<int64_t> key = trips;
+  key.push_back(comp);
+  auto cached = endlessCache.find(key);
+  if (cached == endlessCache.end())
+    cached = endlessCache.emplace(key, endless(comp, trips)).first;
+  const Endless &run = cached->second;
   if (run.kind == Endless::Unknown)
     return false;
   const std::vector<int64_t> &it1 =

@@ -289,3 +289,42 @@ gpu.module @long_domain {
     gpu.return
   }
 }
+
+// -----
+
+// A split consumer ordered through a proxy pipeline (TS's pattern): @light
+// waits on @buf and hands each stage to @heavy through @proxy; @heavy releases
+// the @buf stage after its proxy wait, so no release overtakes a wait.
+// CHECK-LABEL: gpu.func @split
+gpu.module @split {
+  gpu.func @split(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(3) {
+      tspipe.pipeline @buf config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, advance_on_wait = true>)
+      tspipe.pipeline @proxy config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @load warps(0, 1) produces [@buf] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @buf
+          tspipe.producer_commit @buf
+        }
+      }
+      tspipe.task @light warps(1, 1) produces [@proxy] consumes [@buf] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @buf
+          %p = tspipe.producer_acquire @proxy
+          tspipe.producer_commit @proxy
+        }
+      }
+      tspipe.task @heavy warps(2, 1) consumes [@buf, @proxy] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.consumer_wait @proxy
+          %b = tspipe.current_stage @buf consumer
+          tspipe.consumer_release @buf
+          tspipe.consumer_release @proxy
+        }
+      }
+    }
+    gpu.return
+  }
+}
