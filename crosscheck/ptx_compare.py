@@ -81,16 +81,29 @@ CASES = [
     ("clc_fetch_async", "1cta", "plain"),
 ]
 
-ARCHS = ("sm_100a",)
+ARCHS = ("sm_100a", "sm_90a")
+# Types whose PTX needs Blackwell (tcgen05, CLC): compared on sm_100a only.
+SM100_ONLY = {"tma_umma", "umma_async", "async_umma", "umma_umma",
+              "clc_fetch_async"}
 
 # Deliberate differences: (type, bracket, text in the difference) -> reason.
 DELIBERATE = [
     (None, "init", "fence.mbarrier_init",
-     "tspipe fences barrier initialization (fence.mbarrier_init.release.cluster) "
-     "before any task runs; TS relies on the block-wide barrier alone. "
-     "Stronger, never weaker (docs/Protocols.md)."),
+     "tspipe makes barrier initialization visible itself (fence.mbarrier_init "
+     "and a CTA barrier) before any task runs; TS's setup_resources_and_tasks "
+     "emits neither and leaves that synchronization to the kernel author "
+     "(the tutorials synchronize after setup). Stronger, never weaker "
+     "(docs/Protocols.md)."),
     (None, "init", "bar.sync",
-     "block-wide barrier after init: same role, spelled barrier.sync / bar.sync."),
+     "the CTA barrier after barrier init (see fence.mbarrier_init)."),
+    (None, "init", "elect.sync",
+     "TS elects a thread once per barrier array (full, empty), tspipe once "
+     "for all arrays: the same single thread initializes every barrier."),
+    (None, "producer end (drain)", "try_wait",
+     "interleaved producer drain: tspipe waits on every stage of its lane "
+     "(S/k waits), TS on S/k - 1 (ts-semantics §6.10, open). tspipe's extra "
+     "wait returns at once when the consumers released the stage; kept until "
+     "the lane drain is settled (lowering)."),
     (None, None, "bar.warp.sync",
      "tspipe synchronizes the warp before a lane-0 release so that every "
      "lane's reads are done before the slot is handed back (docs/Protocols.md, "
@@ -135,6 +148,10 @@ def build_case(ptype, topology, variant):
     t = layout[0] * layout[1] * layout[2] * layout[3]
     if ptype == "tma_umma":
         kwargs["consumer_group"] = C.group("Thread", t)
+    if ptype == "tma_async" and t > 1:
+        # Lane release: one arrive per consumer warp from each CTA that
+        # the stage's data was multicast from.
+        kwargs["consumer_group"] = C.group("Thread", cons_warps * t)
     if variant == "lanes2":
         kwargs["interleave_stride"] = 2
         kwargs["num_stages"] = 4
@@ -148,10 +165,11 @@ def build_case(ptype, topology, variant):
         prod_warps = 2
         kwargs["producer_signaling_threads"] = C.sig(C.TASK_WARP_LEADER)
         kwargs["producer_group"] = C.group("Thread", 1)
+        kwargs["num_bytes_per_warp_per_cta"] = kwargs["num_bytes"] // 2
     if variant == "asyncload":
         kwargs["producer_op"] = C.op("AsyncLoad")
     if ptype == "clc_fetch_async":
-        kwargs["consumer_group"] = C.group("Thread", 32 * (prod_warps + cons_warps) * t)
+        kwargs["consumer_group"] = C.group("Thread", 32 * cons_warps * t)
     pipe = "ring"
     pops = (["try_acquire"] if variant == "try" else []) + ["acquire", "producer_work", "commit"]
     cops = (["try_wait"] if variant == "try" else []) + ["wait", "consumer_work", "release"]
@@ -269,8 +287,9 @@ def summarize(instrs):
             detail.append("parity=" + _value(parity, consts))
         elif opcode.startswith("tcgen05.commit") and "multicast" in opcode:
             detail.append("mask=" + _value(ops[-1], consts))
-        elif opcode.startswith("mbarrier.arrive") and "expect_tx" not in opcode and len(ops) >= 3:
-            detail.append("count=" + _value(ops[-1], consts))
+        elif opcode.startswith("mbarrier.arrive") and "expect_tx" not in opcode:
+            # The count operand is optional (default 1).
+            detail.append("count=" + (_value(ops[-1], consts) if len(ops) >= 3 else "1"))
         key = opcode + (" " + " ".join(detail) if detail else "") + f" [{issuer}]"
         rows[key] += 1
     return rows
@@ -287,8 +306,9 @@ def _value(operand, consts):
 
 def _normalize_opcode(key):
     """Spelling differences that mean the same instruction."""
-    key = key.replace("mbarrier.try_wait.parity.shared::cta.b64",
-                      "mbarrier.try_wait.parity.shared.b64")
+    # .acquire.cta is the default semantics of try_wait; shared::cta is
+    # the default window of .shared.
+    key = key.replace(".acquire.cta.", ".")
     key = key.replace(".shared::cta.", ".shared.")
     key = key.replace("barrier.sync", "bar.sync")
     key = key.replace("bar.sync.aligned", "bar.sync")
@@ -334,6 +354,8 @@ def run(ts_python, out_path, archs=ARCHS):
                    CUTE_DSL_DUMP_DIR=dump)
         descs = []
         for ptype, topo, variant in CASES:
+            if arch != "sm_100a" and ptype in SM100_ONLY:
+                continue
             desc, labels = build_case(ptype, topo, variant)
             desc["id"] = f"{ptype}/{topo}/{variant}"
             descs.append((ptype, topo, variant, desc, labels))

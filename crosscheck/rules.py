@@ -100,12 +100,22 @@ def tspipe_rule(result: dict) -> Optional[str]:
         return None
     if result.get("rule"):
         return result["rule"]
-    if result.get("etype") in ("TypeError", "ConfigTypeError"):
-        return "type"
     message = result.get("message", "")
     if "unexpected keyword argument" in message or "required positional" in message:
         return "signature"
+    if result.get("etype") in ("TypeError", "ConfigTypeError"):
+        return "type"
     return "untagged"
+
+
+def detail(result: dict) -> str:
+    """A short shape of a rejection message: numbers, quoted names and
+    values removed, first words kept; splits broad TS checks (the credit
+    simulator, bracketing) into the distinct problems they report."""
+    message = " ".join(str(result.get("message", "")).split())
+    message = re.sub(r"'[^']*'|\([^)]*\)|\[[^\]]*\]|-?\d+", "_", message)
+    words = message.split()[:9]
+    return " ".join(words)
 
 
 # Rule families: two rejections agree when their families match.
@@ -141,27 +151,45 @@ def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
     if tv == pv == "accept":
         return None
     if tv == pv == "reject":
+        # Same verdict. Only the exception class is compared (configs):
+        # which check fires first differs legitimately (TS stops at its
+        # first failing check, tspipe reports every failure).
         tr, pr = ts_rule(ts), tspipe_rule(tp)
-        fams = {family(r) for r in (tp.get("rules") or [pr])} | {family(pr)}
-        if family(tr) in fams:
-            return None
-        if kind == "config" and ts.get("etype") == "TypeError" and tp.get("etype") != "TypeError":
-            return (kind, "reject", "reject", f"{tr}/TypeError", f"{pr}/ValueError")
-        if kind == "config" and ts.get("etype") != "TypeError" and tp.get("etype") in ("TypeError", "ConfigTypeError"):
-            return (kind, "reject", "reject", f"{tr}/ValueError", f"{pr}/TypeError")
-        if kind == "config":
-            return None  # both reject the config; which check fires first differs
-        return (kind, "reject", "reject", tr, pr)
+        ts_type = ts.get("etype") == "TypeError"
+        tp_type = tp.get("etype") in ("TypeError", "ConfigTypeError")
+        same = family(tr) in ({family(r) for r in (tp.get("rules") or [])} | {family(pr)})
+        if kind == "config" and ts_type != tp_type and same:
+            return (kind, "reject", "reject",
+                    f"{tr}/{'TypeError' if ts_type else 'ValueError'}",
+                    f"{pr}/{'TypeError' if tp_type else 'ValueError'}")
+        return None
     if tv == "reject":
-        return (kind, "reject", "accept", ts_rule(ts), None)
-    return (kind, "accept", "reject", None, tspipe_rule(tp))
+        return (kind, "reject", "accept", ts_rule(ts), None, detail(ts))
+    pr = tspipe_rule(tp)
+    return (kind, "accept", "reject", None, pr,
+            detail(tp))
+
+
+def rule_pair(case: dict, ts: dict, tp: dict):
+    """For two rejections: (TS rule, tspipe rules) when they name different
+    rule families, else None (statistics only)."""
+    if ts.get("verdict") != "reject" or tp.get("verdict") != "reject":
+        return None
+    tr, pr = ts_rule(ts), tspipe_rule(tp)
+    fams = {family(r) for r in (tp.get("rules") or [pr])} | {family(pr)}
+    if family(tr) in fams:
+        return None
+    return (tr, pr)
 
 
 def key_text(key: tuple) -> str:
     kind, tv, pv, tr, pr = key[:5]
     left = f"TS {tv}" + (f" ({tr})" if tr else "")
     right = f"tspipe {pv}" + (f" ({pr})" if pr else "")
-    return f"{kind}: {left} / {right}"
+    text = f"{kind}: {left} / {right}"
+    if len(key) > 5 and key[5]:
+        text += f" — “{key[5]}”"
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -176,6 +204,10 @@ def key_text(key: tuple) -> str:
 
 KNOWN = [
     # -- configs --------------------------------------------------------
+    dict(key=("config", "accept", "reject", None, "R8"), needle="got True",
+         disposition="intended difference",
+         reason="CooperativeGroup(agent, True): TS counts True as size 1; tspipe "
+                "rejects bool for every integer field (as TS does for R4)."),
     dict(key=("config", "accept", "reject", None, "R8"), disposition="earlier",
          reason="TS checks cooperative-group sizes when CuTe builds the "
                 "pipeline (trace time, docs/Rules.md R8); tspipe at the factory."),
@@ -189,6 +221,17 @@ KNOWN = [
                 "in [1, 16] with V in {1, 2} at the factory (X1, ts-semantics §6.2)."),
     dict(key=("config", "accept", "reject", None, "R15"), disposition="earlier",
          reason="TS's mcast_mode_mn check is a CuTe assertion at trace time (R15)."),
+    dict(key=("config", "accept", "reject", None, "type"), needle="must be a bool",
+         disposition="intended difference",
+         reason="TS takes any value for advance_on_wait / advance_on_acquire and "
+                "uses its truthiness; tspipe requires a bool (the IR field is a "
+                "BoolAttr)."),
+    dict(key=("config", "accept", "reject", None, "type"), needle="got True",
+         disposition="intended difference",
+         reason="TS takes True/False where an int is expected (bool is an int "
+                "subclass) except for interleave_stride, where it rejects them "
+                "(R4); tspipe rejects bool for every integer field, as TS does "
+                "for R4."),
     dict(key=("config", "accept", "reject", None, "type"), disposition="earlier",
          reason="a field of the wrong Python type (tuple given as a list, "
                 "bool for an int) fails in TS only when the field is used "
@@ -223,6 +266,14 @@ KNOWN = [
                 "layout's V*M*N*L to equal the kernel's cluster (R57). Issue 5 "
                 "item 2 asks to allow a cluster that differs from the layouts "
                 "when every layout is (1,1,1,1) (the split-K tutorial)."),
+    dict(key=("kernel", "accept", "reject", None, "R18"), disposition="TS defect",
+         reason="TS does not check run_only_on_cta_id against the cluster, nor "
+                "num_registers against setmaxnreg's least value 24 (ts-oracle.md, "
+                "Where TS is not the truth); tspipe keeps R18 as in docs/Rules.md."),
+    dict(key=("kernel", "accept", "reject", None, "signature"),
+         disposition="tspipe bug",
+         reason="tspipe's create_tma_async_pipeline_cfg lacks advance_on_wait "
+                "(issue 5 item 3)."),
     dict(key=("kernel", "accept", "reject", None, "R8"), disposition="earlier",
          reason="as for configs: TS checks the group at trace time."),
     dict(key=("kernel", "accept", "reject", None, "R10"), disposition="earlier",
@@ -232,11 +283,53 @@ KNOWN = [
 ]
 
 
+def non_thread_agent(case: dict) -> bool:
+    """Some pipeline of the kernel has a group whose agent is not Thread."""
+    for pipe in case.get("pipelines", []):
+        for key in ("producer_group", "consumer_group"):
+            group = pipe["kwargs"].get(key)
+            if isinstance(group, dict) and group.get("agent") != "Thread":
+                return True
+    return False
+
+
+for _rule in ("R52", "R53", "R54", "R48", "R49", "R50", "R51"):
+    KNOWN.append(dict(
+        key=("kernel", "accept", "reject", None, _rule), when=non_thread_agent,
+        disposition="TS defect",
+        reason="a group of Agent.Warp (or ThreadBlock) size n: TS compares the "
+               "raw n with the arrivals while CuTe initializes the barrier with "
+               "32*n (ts-semantics §6.16; ts-oracle.md); tspipe counts arrivals "
+               "of the agent and rejects the kernel that would hang."))
+
+# Rules tspipe has not implemented yet (docs/Rules.md "planned"; issue 5
+# item 1): TS rejecting what tspipe accepts under one of them is a known gap.
+PLANNED = ["R11", "R12", "R25", "R32", "R33", "R34", "R40", "R41", "R42",
+           "R44", "R45", "R46", "R47", "R48", "R49", "R50", "R51", "R56",
+           "R58", "R59", "R60", "R63", "R64", "R65", "R70", "R71"]
+for _rule in PLANNED:
+    KNOWN.append(dict(
+        key=("kernel", "reject", "accept", _rule, None),
+        disposition="tspipe bug",
+        reason=f"TS rejects under {_rule}, which tspipe has not implemented "
+               f"yet (docs/Rules.md: planned; issue 5 item 1)."))
+
+
+def _matches(pattern, key, needle):
+    if not all(a is None or a == b for a, b in zip(pattern, key)):
+        return False
+    return needle is None or (len(key) > 5 and needle in (key[5] or ""))
+
+
 def classify(key: tuple, case: dict = None) -> dict:
+    """The KNOWN entry of a class key (first match; ``needle``, when an
+    entry has one, must occur in the key's message shape; ``when``, a
+    predicate on the class's minimal case)."""
     for entry in KNOWN:
-        k = entry["key"]
-        if all(a is None or a == b for a, b in zip(k, key)):
-            if k[3] is None and key[3] is not None and k[2] != key[2]:
-                continue
-            return entry
+        if not _matches(entry["key"], key, entry.get("needle")):
+            continue
+        when = entry.get("when")
+        if when is not None and (case is None or not when(case)):
+            continue
+        return {k: v for k, v in entry.items() if k != "when"}
     return {"disposition": "unexplained", "reason": ""}

@@ -214,7 +214,7 @@ def _config_candidates(case):
             yield c
 
 
-def shrink(case, key, ts_proc, budget=400):
+def shrink(case, key, ts_proc, budget=60):
     """Greedy shrink of ``case`` keeping its class ``key``; returns the
     smallest case found and the two verdicts."""
     best = case
@@ -321,6 +321,14 @@ def write_report(path, classes, stats, args, elapsed):
     for i, cls in enumerate(classes, 1):
         lines.append(f"| {i} | {R.key_text(cls['key'])} | {cls['count']} | "
                      f"{cls['info']['disposition']} |")
+    if stats.get("pairs"):
+        lines += ["", "## Both reject, first rules differ (kernels)", "",
+                  "Not disagreements: both sides reject, but TS's first failing "
+                  "check (TS stops there) is in another rule family than every "
+                  "rule tspipe reports. Counted, not shrunk.", "",
+                  "| TS rule | tspipe rule | cases |", "|---|---|---|"]
+        for (tr, pr), n in stats["pairs"].most_common():
+            lines.append(f"| {tr} | {pr} | {n} |")
     for i, cls in enumerate(classes, 1):
         info = cls["info"]
         lines += ["", f"### {i}. {R.key_text(cls['key'])}", "",
@@ -349,8 +357,13 @@ def main(argv=None):
                     help="append a one-run summary to this markdown file")
     ap.add_argument("--json", default=None, help="write classes as JSON")
     ap.add_argument("--no-shrink", action="store_true")
+    ap.add_argument("--rerender", default=None, metavar="JSON",
+                    help="re-classify the classes of an earlier --json file "
+                         "and write --report/--record from it (no TS run)")
     ap.add_argument("--fail-on-unexplained", action="store_true")
     args = ap.parse_args(argv)
+    if args.rerender:
+        return rerender(args)
     if not args.ts_python:
         ap.error("--ts-python (or TS_PYTHON) is required")
 
@@ -367,10 +380,15 @@ def main(argv=None):
 
     by_kind = {k: collections.Counter() for k in ("config", "kernel")}
     groups = collections.OrderedDict()
+    pairs = collections.Counter()
     for case in cases:
         ts, tp = ts_results[case["id"]], tp_results[case["id"]]
         s = by_kind[case["kind"]]
         s["n"] += 1
+        if case["kind"] == "kernel":
+            pair = R.rule_pair(case, ts, tp)
+            if pair:
+                pairs[pair] += 1
         key = R.class_key(case, ts, tp)
         if key is None:
             s["accept" if ts["verdict"] == "accept" else "reject"] += 1
@@ -389,12 +407,10 @@ def main(argv=None):
         classes.append({"key": key, "count": len(members), "case": case,
                         "ts": ts, "tp": tp, "info": info})
     ts_proc.close()
-    order = {"unexplained": 0, "tspipe bug": 1, "TS defect": 2,
-             "not modeled": 3, "earlier": 4}
-    classes.sort(key=lambda c: (order.get(c["info"]["disposition"], 9),
+    classes.sort(key=lambda c: (_ORDER.get(c["info"]["disposition"], 9),
                                 -c["count"]))
     elapsed = time.time() - start
-    stats = {"config": args.configs, "kernel": args.kernels,
+    stats = {"config": args.configs, "kernel": args.kernels, "pairs": pairs,
              "by_kind": {k: dict(v) | {x: v.get(x, 0) for x in
                                        ("n", "accept", "reject", "disagree")}
                          for k, v in by_kind.items()}}
@@ -412,13 +428,41 @@ def main(argv=None):
         write_report(args.report, classes, stats, args, elapsed)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump([{**c, "key": list(c["key"])} for c in classes], f,
-                      indent=1, default=str)
+            json.dump({"stats": {**stats, "pairs": [[list(k), n] for k, n in pairs.items()]},
+                       "elapsed": elapsed, "seed": args.seed,
+                       "classes": [{**c, "key": list(c["key"])} for c in classes]},
+                      f, indent=1, default=str)
     if args.record:
         write_record(args.record, classes, stats, args, elapsed)
     if args.fail_on_unexplained and counts.get("unexplained"):
         return 1
     return 0
+
+
+_ORDER = {"unexplained": 0, "tspipe bug": 1, "TS defect": 2,
+          "intended difference": 3, "not modeled": 4, "earlier": 5}
+
+
+def rerender(args):
+    with open(args.rerender) as f:
+        data = json.load(f)
+    stats = data["stats"]
+    stats["pairs"] = collections.Counter({tuple(k): n for k, n in stats["pairs"]})
+    classes = data["classes"]
+    for c in classes:
+        c["key"] = tuple(c["key"])
+        c["info"] = R.classify(c["key"], c["case"])
+    classes.sort(key=lambda c: (_ORDER.get(c["info"]["disposition"], 9), -c["count"]))
+    args.seed = data["seed"]
+    args.configs, args.kernels = stats["config"], stats["kernel"]
+    if args.report:
+        write_report(args.report, classes, stats, args, data["elapsed"])
+    if args.record:
+        write_record(args.record, classes, stats, args, data["elapsed"])
+    counts = collections.Counter(c["info"]["disposition"] for c in classes)
+    print(f"{len(classes)} classes: " + ", ".join(
+        f"{n} {d}" for d, n in sorted(counts.items())))
+    return 1 if args.fail_on_unexplained and counts.get("unexplained") else 0
 
 
 def write_record(path, classes, stats, args, elapsed):

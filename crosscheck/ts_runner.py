@@ -136,9 +136,12 @@ def _build_kernel(desc, validate=True):
     resources = {}
     stage = "factory"
     try:
+        base = (_marked_class(desc)
+                if any(s.get("op") == "marker" for t in desc["tasks"]
+                       for s in _all_steps(t)) else ts.Buffer)
         for pipe in desc["pipelines"]:
             cfg = make_config(pipe["factory"], pipe["kwargs"])
-            cls = ts.Buffer
+            cls = base
             if pipe.get("smem_bytes"):
                 cls = dataclass(eq=False)(type("SizedBuffer", (cls,), {
                     "smem_bytes": pipe["smem_bytes"]}))
@@ -282,27 +285,21 @@ def compile_ptx(case, out_dir, arch):
     ``// XMARK n`` comments."""
     import cutlass.cute as cute
 
-    ts = _ts()
     ts_warps = case["num_warps"]
     cluster = list(case.get("cluster", [1, 1, 1]))
-    saved = ts.Buffer
-    ts.Buffer = _marked_class(case)
 
-    try:
-        @cute.kernel
-        def kernel():
-            _, manager = _build_kernel(case, validate=False)
-            manager.setup_resources_and_tasks()
-            manager.run()
+    @cute.kernel
+    def kernel():
+        _, manager = _build_kernel(case, validate=False)
+        manager.setup_resources_and_tasks()
+        manager.run()
 
-        @cute.jit
-        def host():
-            kernel().launch(grid=cluster, block=[32 * ts_warps, 1, 1],
-                            cluster=cluster)
+    @cute.jit
+    def host():
+        kernel().launch(grid=cluster, block=[32 * ts_warps, 1, 1],
+                        cluster=cluster)
 
-        compiled = cute.compile(host)
-    finally:
-        ts.Buffer = saved
+    compiled = cute.compile(host)
     ptx = compiled.artifacts.PTX
     if ptx and "\n" not in ptx and os.path.exists(ptx):
         with open(ptx) as f:

@@ -73,18 +73,19 @@ class _Scopes:
         self.stack.pop()
 
 
-def _emit_steps(task, steps, scopes, stages, markers):
+def _emit_steps(task, steps, scopes, stages):
     for s in steps:
         if "guard" in s:
             guard = task.first_iter() if s["guard"] == "first_iter" else task.last_iter()
             with guard:
                 scopes.push()
-                _emit_steps(task, s["body"], scopes, stages, markers)
+                _emit_steps(task, s["body"], scopes, stages)
                 scopes.pop()
             continue
         pipe, verb = s["pipe"], s["op"]
         if verb == "marker":
-            task.work(f'llvm.inline_asm has_side_effects "// XMARK {markers.pop(0)}", "" : () -> ()')
+            # A PTX comment that ptx_compare.py cuts the brackets at.
+            task.work(f'llvm.inline_asm has_side_effects "// XMARK {s["id"]}", "" : () -> ()')
         elif verb in ("acquire", "wait"):
             side = "producer" if verb == "acquire" else "consumer"
             stages[(pipe, side)] = (getattr(task, verb)(pipe), scopes.stack[-1])
@@ -99,7 +100,7 @@ def _emit_steps(task, steps, scopes, stages, markers):
             getattr(task, verb)(pipe)
 
 
-def build_kernel(desc, arch=ARCH, markers=False):
+def build_kernel(desc, arch=ARCH):
     """A ``tspipe.ts.Kernel`` for the kernel case ``desc`` (not verified)."""
     ts = _ts()
     kernel = ts.Kernel(num_warps=desc["num_warps"], cluster=tuple(desc["cluster"]),
@@ -112,15 +113,14 @@ def build_kernel(desc, arch=ARCH, markers=False):
                            produces=t["produces"], consumes=t["consumes"],
                            run_only_on_cta_id=t.get("cta"),
                            num_registers=t.get("registers"))
-        marker_ids = list(t.get("markers", []))
         scopes, stages = _Scopes(), {}
-        _emit_steps(task, t["head"], scopes, stages, marker_ids)
+        _emit_steps(task, t["head"], scopes, stages)
         loop = t["loop"]
         with task.domain_loop(loop["start"], loop["end"], loop["step"]):
             scopes.push()
-            _emit_steps(task, loop["body"], scopes, stages, marker_ids)
+            _emit_steps(task, loop["body"], scopes, stages)
             scopes.pop()
-        _emit_steps(task, t["tail"], scopes, stages, marker_ids)
+        _emit_steps(task, t["tail"], scopes, stages)
     return kernel
 
 

@@ -33,8 +33,8 @@ def test_fixed_seed_crosscheck_has_no_unexplained_class(tmp_path):
     report = tmp_path / "crosscheck.md"
     status = run.main(["--ts-python", TS_PYTHON, "--configs", "400",
                        "--kernels", "80", "--seed", "7", "--json", str(out),
-                       "--report", str(report)])
-    classes = json.loads(out.read_text())
+                       "--report", str(report), "--no-shrink"])
+    classes = json.loads(out.read_text())["classes"]
     unexplained = [c for c in classes
                    if c["info"]["disposition"] == "unexplained"]
     details = "\n\n".join(
