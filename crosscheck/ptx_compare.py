@@ -423,8 +423,13 @@ def write(path, rows):
              "Summary: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".", "",
              "| arch | type | topology | variant | bracket | TS | tspipe | status |",
              "|---|---|---|---|---|---|---|---|"]
+    unlowered = collections.OrderedDict()
     for r in rows:
         status = r["status"]
+        if status.startswith("not lowered") or status.startswith("TS did not"):
+            unlowered.setdefault((r["arch"], r["ptype"], r["topo"], r["variant"]),
+                                 (status, " ".join(x for x in r["reasons"] if x)))
+            r = dict(r, reasons=[])
         if r.get("reasons"):
             status += ": " + " ".join(x for x in r["reasons"] if x)
         if r["status"].startswith("differs"):
@@ -437,6 +442,14 @@ def write(path, rows):
         lines.append(f"| {r['arch']} | {r['ptype']} | {r['topo']} | {r['variant']} | "
                      f"{r['bracket']} | {_fmt(r['ts']) if r['ts'] is not None else 'n/a'} | "
                      f"{_fmt(r['tp']) if r['tp'] is not None else 'n/a'} | {status} |")
+    if unlowered:
+        lines += ["", "## Cases without a comparison", "",
+                  "TS's instructions above are the reference for these cases; "
+                  "tspipe's side is missing for the reason given.", "",
+                  "| arch | type | topology | variant | status | message |",
+                  "|---|---|---|---|---|---|"]
+        for (arch, ptype, topo, variant), (status, why) in unlowered.items():
+            lines.append(f"| {arch} | {ptype} | {topo} | {variant} | {status} | {why} |")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

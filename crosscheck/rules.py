@@ -261,15 +261,26 @@ KNOWN = [
          disposition="tspipe bug",
          reason="as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
     # -- kernels --------------------------------------------------------
-    dict(key=("kernel", "accept", "reject", None, "R57"), disposition="TS defect",
-         reason="TS does not know the launch cluster; tspipe requires each "
-                "layout's V*M*N*L to equal the kernel's cluster (R57). Issue 5 "
-                "item 2 asks to allow a cluster that differs from the layouts "
-                "when every layout is (1,1,1,1) (the split-K tutorial)."),
+    dict(key=("kernel", "accept", "reject", None, "R57"), disposition="tspipe bug",
+         reason="TS does not tie the launch cluster to the layouts; tspipe "
+                "requires each layout's V*M*N*L to equal the kernel's cluster "
+                "(R57). Issue 5 item 2: allow a cluster that differs from the "
+                "layouts, as the split-K tutorial does (cluster (1,1,2), every "
+                "layout (1,1,1,1))."),
     dict(key=("kernel", "accept", "reject", None, "R18"), disposition="TS defect",
          reason="TS does not check run_only_on_cta_id against the cluster, nor "
                 "num_registers against setmaxnreg's least value 24 (ts-oracle.md, "
                 "Where TS is not the truth); tspipe keeps R18 as in docs/Rules.md."),
+    dict(key=("kernel", "accept", "reject", None, "untagged"), needle="overlap the warps",
+         disposition="TS defect",
+         reason="TS does not check that two tasks share warps (ts-oracle.md, Where "
+                "TS is not the truth): such a warp runs both schedules in turn, and "
+                "a producer drain waiting on its own later consumer work never "
+                "returns. tspipe rejects it."),
+    dict(key=("kernel", "accept", "reject", None, "untagged"), needle="do not fit in the kernel",
+         disposition="TS defect",
+         reason="TS does not know the launch's warp count and so cannot check that "
+                "task warps exist (ts-oracle.md); tspipe's kernel declares it."),
     dict(key=("kernel", "accept", "reject", None, "signature"),
          disposition="tspipe bug",
          reason="tspipe's create_tma_async_pipeline_cfg lacks advance_on_wait "
