@@ -90,10 +90,10 @@ SM100_ONLY = {"tma_umma", "umma_async", "async_umma", "umma_umma",
 DELIBERATE = [
     (None, "init", "fence.mbarrier_init",
      "tspipe makes barrier initialization visible itself (fence.mbarrier_init "
-     "and a CTA barrier) before any task runs; TS's setup_resources_and_tasks "
-     "emits neither and leaves that synchronization to the kernel author "
-     "(the tutorials synchronize after setup). Stronger, never weaker "
-     "(docs/Protocols.md)."),
+     "and a CTA barrier) before any task runs; TS creates its pipelines with "
+     "defer_sync=True and its setup_resources_and_tasks emits neither: TS "
+     "leaves that synchronization to the kernel author. Stronger, never "
+     "weaker (docs/Protocols.md)."),
     (None, "init", "bar.sync",
      "the CTA barrier after barrier init (see fence.mbarrier_init)."),
     (None, "init", "elect.sync",

@@ -157,7 +157,9 @@ def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
         tr, pr = ts_rule(ts), tspipe_rule(tp)
         ts_type = ts.get("etype") == "TypeError"
         tp_type = tp.get("etype") in ("TypeError", "ConfigTypeError")
-        same = family(tr) in ({family(r) for r in (tp.get("rules") or [])} | {family(pr)})
+        # Compared only when both name the same rule (one fault, two
+        # exception classes), not when each stops at a different fault.
+        same = tr in set(tp.get("rules") or []) | {pr}
         if kind == "config" and ts_type != tp_type and same:
             return (kind, "reject", "reject",
                     f"{tr}/{'TypeError' if ts_type else 'ValueError'}",
@@ -211,6 +213,18 @@ KNOWN = [
     dict(key=("config", "accept", "reject", None, "R8"), disposition="earlier",
          reason="TS checks cooperative-group sizes when CuTe builds the "
                 "pipeline (trace time, docs/Rules.md R8); tspipe at the factory."),
+    dict(key=("config", "accept", "reject", None, "R9"),
+         needle="exceeds the mbarrier transaction count", disposition="TS defect",
+         reason="an mbarrier's transaction count holds at most 2^20-1 bytes per "
+                "phase; TS does not bound num_bytes (ts-oracle.md, Where TS is "
+                "not the truth), so such a stage can never complete."),
+    dict(key=("config", "accept", "reject", None, "R9"), needle="is out of range",
+         disposition="intended difference",
+         reason="the value does not fit the IR's 64-bit field; TS keeps Python ints."),
+    dict(key=("config", "accept", "reject", None, "R10"), needle="exceeds",
+         disposition="intended difference",
+         reason="a cluster holds at most 16 CTAs; TS does not check the extents "
+                "(the launch fails), tspipe rejects them at the factory (X1)."),
     dict(key=("config", "accept", "reject", None, "R9"), disposition="earlier",
          reason="TS checks num_stages / num_bytes when the pipeline is created or "
                 "simulated (R9, trace/manager time; num_bytes has no upper bound "
@@ -304,6 +318,46 @@ def non_thread_agent(case: dict) -> bool:
     return False
 
 
+def cluster_tma_async(case: dict) -> bool:
+    """Some TmaAsync pipeline of the kernel spans more than one CTA."""
+    for pipe in case.get("pipelines", []):
+        layout = pipe["kwargs"].get("cta_layout_vmnk")
+        if pipe["factory"] == "tma_async" and isinstance(layout, dict):
+            extents = layout.get("v", [])
+            product = 1
+            for e in extents:
+                product *= e if isinstance(e, int) else 1
+            if product > 1:
+                return True
+    return False
+
+
+KNOWN.append(dict(
+    key=("kernel", "reject", "accept", "R54", None),
+    when=lambda c: cluster_tma_async(c) and non_thread_agent(c),
+    disposition="tspipe bug",
+    reason="a TmaAsync consumer group of one warp (32 arrivals: an all-thread "
+           "release) on a multi-CTA cluster: tspipe accepts it, but local "
+           "all-thread arrives never reach the CTAs the stage was multicast "
+           "from (X4, planned; ts-semantics §6.7). TS rejects it only because "
+           "it compares the raw size 1."))
+KNOWN.append(dict(
+    key=("kernel", "accept", "reject", None, "untagged"), needle="does not split evenly",
+    disposition="not modeled",
+    reason="the harness gives each pipeline a data buffer; tspipe splits "
+           "smem_bytes evenly over the stages, TS's SmemAllocation is one "
+           "region with no per-stage split, so TS has nothing to check."))
+
+# tspipe verifies R52-R54: accepting there means the agent-scaled count is
+# right, so TS's rejection (raw size) is TS's defect.
+for _rule in ("R52", "R53", "R54"):
+    KNOWN.append(dict(
+        key=("kernel", "reject", "accept", _rule, None), when=non_thread_agent,
+        disposition="TS defect",
+        reason="a group of Agent.Warp (or ThreadBlock) size n whose arrivals "
+               "(32*n threads) are right: TS compares the raw n with the thread "
+               "count and rejects a correct kernel (ts-semantics §6.16); tspipe "
+               "counts the agent's arrivals."))
 for _rule in ("R52", "R53", "R54", "R48", "R49", "R50", "R51"):
     KNOWN.append(dict(
         key=("kernel", "accept", "reject", None, _rule), when=non_thread_agent,
