@@ -430,6 +430,29 @@ def random_kernel(rng: random.Random) -> dict:
                          "body": _loop_body("producer", name, rng,
                                             rng.random() < 0.15, None)}
         tasks.append(ptask)
+        domain_lanes = (stride > 1 and strides[2] == strides[3] == stride
+                        and factory in ("async_async", "tma_async")
+                        and not split_wait and rng.random() < 0.35)
+        if domain_lanes:
+            # Domain lanes (R62): one single-warp consumer task per lane,
+            # its domain loop starting at the lane and stepping by the
+            # stride; each lane's stages get one warp's arrivals.
+            p_kwargs = pipelines[-1]["kwargs"]
+            p_kwargs["consumer_group"]["size"] = 32 if factory == "async_async" else 1
+            for lane in range(stride):
+                start_at = lane
+                if rng.random() < 0.1:
+                    start_at = lane + stride  # a lane start outside [0, stride)
+                ctask = {"name": f"lane{i}_{lane}", "warp_idx": warp,
+                         "num_warps": 1, "produces": [], "consumes": [name],
+                         "cta": None, "registers": None, "head": [], "tail": [],
+                         "loop": {"start": start_at, "end": trip * stride,
+                                  "step": stride,
+                                  "body": _loop_body("consumer", name, rng,
+                                                     False, None)}}
+                warp += 1
+                tasks.append(ctask)
+            cons_tasks = 0
         for j in range(cons_tasks):
             ctask = {"name": f"cons{i}_{j}", "warp_idx": warp,
                      "num_warps": cons_warps, "produces": [], "consumes": [name],

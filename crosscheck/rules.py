@@ -166,7 +166,10 @@ def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
                     f"{pr}/{'TypeError' if tp_type else 'ValueError'}")
         return None
     if tv == "reject":
-        return (kind, "reject", "accept", ts_rule(ts), None, detail(ts))
+        shape = detail(ts)
+        if kind == "kernel" and domain_lane_kernel(case):
+            shape += " [domain lanes]"
+        return (kind, "reject", "accept", ts_rule(ts), None, shape)
     pr = tspipe_rule(tp)
     return (kind, "accept", "reject", None, pr,
             detail(tp))
@@ -366,6 +369,36 @@ for _rule in ("R52", "R53", "R54", "R48", "R49", "R50", "R51"):
                "raw n with the arrivals while CuTe initializes the barrier with "
                "32*n (ts-semantics §6.16; ts-oracle.md); tspipe counts arrivals "
                "of the agent and rejects the kernel that would hang."))
+
+def domain_lane_kernel(case: dict) -> bool:
+    """Some task steps its domain loop by more than 1 on an interleaved
+    pipeline (domain lanes, R62)."""
+    strided = set()
+    for pipe in case.get("pipelines", []):
+        stride = C_plain(pipe["kwargs"].get("interleave_stride", 1))
+        if (max(stride) if isinstance(stride, (tuple, list)) else stride) not in (1, None):
+            strided.add(pipe["name"])
+    return any(t["loop"]["step"] not in (0, 1) and
+               set(t["produces"] + t["consumes"]) & strided
+               for t in case.get("tasks", []))
+
+
+def C_plain(value):
+    if isinstance(value, dict) and value.get("$") == "tuple":
+        return tuple(value["v"])
+    return value
+
+
+KNOWN.append(dict(
+    key=("kernel", "reject", "accept", "R70", None), needle="[domain lanes]",
+    disposition="TS defect (to confirm)",
+    reason="domain-lane consumers (one warp per lane, domain loop from the "
+           "lane, step = stride) of a warp-lane producer: by the cursor "
+           "arithmetic of ts-semantics §1.9 every lane's waits meet that "
+           "lane's commits, but TS 4.8.1's per-stage credit simulation reports "
+           "a blocked ConsumerWait. The same class holds lane starts outside "
+           "[0, stride), which tspipe accepts (issue 5 item 2, R62) and TS "
+           "rejects only through this simulation. To confirm on the GPU."))
 
 # Rules tspipe has not implemented yet (docs/Rules.md "planned"; issue 5
 # item 1): TS rejecting what tspipe accepts under one of them is a known gap.

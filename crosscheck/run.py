@@ -439,8 +439,9 @@ def main(argv=None):
     return 0
 
 
-_ORDER = {"unexplained": 0, "tspipe bug": 1, "TS defect": 2,
-          "intended difference": 3, "not modeled": 4, "earlier": 5}
+_ORDER = {"unexplained": 0, "tspipe bug": 1, "TS defect (to confirm)": 2,
+          "TS defect": 3, "intended difference": 4, "not modeled": 5,
+          "earlier": 6}
 
 
 def rerender(args):
