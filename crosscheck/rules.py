@@ -378,9 +378,19 @@ def domain_lane_kernel(case: dict) -> bool:
         stride = C_plain(pipe["kwargs"].get("interleave_stride", 1))
         if (max(stride) if isinstance(stride, (tuple, list)) else stride) not in (1, None):
             strided.add(pipe["name"])
-    return any(t["loop"]["step"] not in (0, 1) and
-               set(t["produces"] + t["consumes"]) & strided
-               for t in case.get("tasks", []))
+    tasks = case.get("tasks", [])
+    for name in strided:
+        def does(t, verb):
+            return any(st.get("op") == verb and st.get("pipe") == name
+                       for st in t["head"] + t["loop"]["body"] + t["tail"])
+        producers = [t for t in tasks if name in t["produces"]
+                     and does(t, "commit")]
+        lanes = [t for t in tasks if name in t["consumes"]
+                 and t["loop"]["step"] not in (0, 1) and does(t, "wait")]
+        # A real lane pairing: someone fills the stages the lanes wait on.
+        if producers and lanes:
+            return True
+    return False
 
 
 def C_plain(value):
