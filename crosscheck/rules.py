@@ -278,12 +278,15 @@ KNOWN = [
          disposition="tspipe bug",
          reason="as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
     # -- kernels --------------------------------------------------------
-    dict(key=("kernel", "accept", "reject", None, "R57"), disposition="tspipe bug",
-         reason="TS does not tie the launch cluster to the layouts; tspipe "
-                "requires each layout's V*M*N*L to equal the kernel's cluster "
-                "(R57). Issue 5 item 2: allow a cluster that differs from the "
-                "layouts, as the split-K tutorial does (cluster (1,1,2), every "
-                "layout (1,1,1,1))."),
+    dict(key=("kernel", "accept", "reject", None, "R57"),
+         when=lambda c: trivial_layouts(c), disposition="tspipe bug",
+         reason="every layout is one CTA but the launch cluster is larger: TS "
+                "allows it and the split-K tutorial uses it (cluster (1,1,2), every "
+                "layout (1,1,1,1)); tspipe's R57 rejects it (issue 5 item 2)."),
+    dict(key=("kernel", "accept", "reject", None, "R57"), disposition="TS defect",
+         reason="a layout of more CTAs than the launch cluster (or fewer, with "
+                "multicast peers that do not exist): TS never sees the launch "
+                "cluster and cannot check it; tspipe's kernel declares it (R57)."),
     dict(key=("kernel", "accept", "reject", None, "R18"), disposition="TS defect",
          reason="TS does not check run_only_on_cta_id against the cluster, nor "
                 "num_registers against setmaxnreg's least value 24 (ts-oracle.md, "
@@ -309,6 +312,15 @@ KNOWN = [
     dict(key=("kernel", "accept", "reject", None, "R9"), disposition="earlier",
          reason="as for configs: TS checks stages/bytes at trace time."),
 ]
+
+
+def trivial_layouts(case: dict) -> bool:
+    """Every pipeline layout of the kernel is one CTA (or absent)."""
+    for pipe in case.get("pipelines", []):
+        layout = pipe["kwargs"].get("cta_layout_vmnk")
+        if isinstance(layout, dict) and any(e != 1 for e in layout.get("v", [])):
+            return False
+    return True
 
 
 def non_thread_agent(case: dict) -> bool:
