@@ -171,8 +171,10 @@ def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
             shape += " [domain lanes]"
         return (kind, "reject", "accept", ts_rule(ts), None, shape)
     pr = tspipe_rule(tp)
-    return (kind, "accept", "reject", None, pr,
-            detail(tp))
+    shape = detail(tp)
+    if kind == "kernel" and pr == "R57" and trivial_layouts(case):
+        shape += " [one-CTA layouts]"
+    return (kind, "accept", "reject", None, pr, shape)
 
 
 def rule_pair(case: dict, ts: dict, tp: dict):
@@ -279,7 +281,7 @@ KNOWN = [
          reason="as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
     # -- kernels --------------------------------------------------------
     dict(key=("kernel", "accept", "reject", None, "R57"),
-         when=lambda c: trivial_layouts(c), disposition="tspipe bug",
+         needle="[one-CTA layouts]", disposition="tspipe bug",
          reason="every layout is one CTA but the launch cluster is larger: TS "
                 "allows it and the split-K tutorial uses it (cluster (1,1,2), every "
                 "layout (1,1,1,1)); tspipe's R57 rejects it (issue 5 item 2)."),
