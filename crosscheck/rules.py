@@ -416,13 +416,14 @@ def C_plain(value):
 KNOWN.append(dict(
     key=("kernel", "reject", "accept", "R70", None), needle="[domain lanes]",
     disposition="TS defect (to confirm)",
-    reason="domain-lane consumers (one warp per lane, domain loop from the "
-           "lane, step = stride) of a warp-lane producer: by the cursor "
-           "arithmetic of ts-semantics §1.9 every lane's waits meet that "
-           "lane's commits, but TS 4.8.1's per-stage credit simulation reports "
-           "a blocked ConsumerWait. The same class holds lane starts outside "
-           "[0, stride), which tspipe accepts (issue 5 item 2, R62) and TS "
-           "rejects only through this simulation. To confirm on the GPU."))
+    reason="interleaved tasks (warp lanes: one warp per lane; domain lanes: "
+           "a domain loop stepping by the stride): TS 4.8.1's per-stage credit "
+           "simulation counts a multi-warp lane task as one participant on "
+           "lane 0's stages (its message lists credits on stage 0 only), so a "
+           "lane-1 wait looks blocked or a lane's commit looks unconsumed; at "
+           "run time each warp lane signals its own stage (ts-semantics §1.9). "
+           "The class also holds lane starts outside [0, stride), which tspipe "
+           "accepts (R62, issue 5 item 2). To confirm on the GPU."))
 
 # Rules tspipe has not implemented yet (docs/Rules.md "planned"; issue 5
 # item 1): TS rejecting what tspipe accepts under one of them is a known gap.

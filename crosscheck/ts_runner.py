@@ -82,10 +82,6 @@ def _ts():
     return _TS
 
 
-class Reject(Exception):
-    pass
-
-
 def decode(value):
     """A JSON-encoded value (cases.py) as TS's Python value."""
     ts = _ts()
