@@ -42,12 +42,23 @@ PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml include lib \
 TSPIPE_OPT ?= $(firstword $(wildcard $(VENV)/bin/tspipe-opt) \
                           $(BUILD_DIR)/bin/tspipe-opt)
 
-.PHONY: help demo test lit pytest install deps clean distclean
+# Crosscheck against real TS (nvidia-cutlass-dsl, never a dependency of the
+# product): its own venv, pinned in crosscheck/requirements-ts.txt.
+TS_VENV   ?= .venv-ts
+TS_PY     := $(TS_VENV)/bin/python
+TS_STAMP  := $(TS_VENV)/.tspipe-requirements-ts
+CROSSCHECK_CONFIGS ?= 2000
+CROSSCHECK_KERNELS ?= 400
+CROSSCHECK_SEED    ?= 1
+CROSSCHECK_ARGS    ?=
+
+.PHONY: help demo test lit pytest install deps clean distclean crosscheck crosscheck-record
 
 help:
 	@echo "make demo    compile examples to PTX in $(DEMO_OUT)/, summarize, run on a GPU if present"
 	@echo "make test    lit + pytest"
 	@echo "make install (re)build and install the package into $(VENV)"
+	@echo "make crosscheck  compare verdicts and PTX with real TS (own venv $(TS_VENV)); writes docs/crosscheck*.md"
 	@echo "make clean   remove $(DEMO_OUT)/ and $(BUILD_DIR)/;  make distclean  also $(VENV)/"
 
 $(PY):
@@ -82,6 +93,27 @@ pytest: $(INSTALL_STAMP)
 	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python
 
 test: lit pytest
+
+$(TS_PY):
+	$(PYTHON) -m venv $(TS_VENV)
+
+$(TS_STAMP): crosscheck/requirements-ts.txt | $(TS_PY)
+	$(TS_PY) -m pip install --disable-pip-version-check -r crosscheck/requirements-ts.txt
+	@touch $@
+
+# Random configs and kernels through TS and tspipe (docs/crosscheck.md), then
+# the per-bracket PTX comparison (docs/crosscheck-ptx.md).
+crosscheck: $(INSTALL_STAMP) $(TS_STAMP)
+	$(PY) crosscheck/run.py --ts-python $(TS_PY) \
+	    --configs $(CROSSCHECK_CONFIGS) --kernels $(CROSSCHECK_KERNELS) \
+	    --seed $(CROSSCHECK_SEED) --report docs/crosscheck.md $(CROSSCHECK_ARGS)
+	$(PY) crosscheck/ptx_compare.py --ts-python $(TS_PY) --out docs/crosscheck-ptx.md
+
+# The recorded run: 10k configs and 2k kernels (docs/crosscheck-record.md).
+crosscheck-record: $(INSTALL_STAMP) $(TS_STAMP)
+	nice -n 10 $(PY) crosscheck/run.py --ts-python $(TS_PY) \
+	    --configs 10000 --kernels 2000 --seed $(CROSSCHECK_SEED) \
+	    --report docs/crosscheck.md --record docs/crosscheck-record.md
 
 clean:
 	rm -rf $(DEMO_OUT) $(BUILD_DIR)
