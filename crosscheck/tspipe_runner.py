@@ -85,7 +85,7 @@ def _emit_steps(task, steps, scopes, stages):
         pipe, verb = s["pipe"], s["op"]
         if verb == "marker":
             # A PTX comment that ptx_compare.py cuts the brackets at.
-            task.work(f'llvm.inline_asm has_side_effects "// XMARK {s["id"]}", "" : () -> ()')
+            task.ptx_comment(f"XMARK {s['id']}")
         elif verb in ("acquire", "wait"):
             side = "producer" if verb == "acquire" else "consumer"
             stages[(pipe, side)] = (getattr(task, verb)(pipe), scopes.stack[-1])
