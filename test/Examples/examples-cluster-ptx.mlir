@@ -1,8 +1,17 @@
 // The TmaAsync multicast examples lower to PTX for a cluster: the entry
 // requires its cluster shape, barriers are initialized cluster-wide, the
 // producer's copies multicast, and consumer releases reach peer CTAs
-// through mapa and the shared::cluster arrive; ptxas accepts them.
+// through mapa and the shared::cluster arrive; ptxas accepts them. They
+// also round-trip through the printer.
 //
+// RUN: tspipe-opt %S/../../examples/tma_mcast_2cta_n.mlir > %t.tma_mcast_2cta_n.mlir
+// RUN: tspipe-opt %t.tma_mcast_2cta_n.mlir | diff %t.tma_mcast_2cta_n.mlir -
+// RUN: tspipe-opt %S/../../examples/tma_mcast_2cta_m.mlir > %t.tma_mcast_2cta_m.mlir
+// RUN: tspipe-opt %t.tma_mcast_2cta_m.mlir | diff %t.tma_mcast_2cta_m.mlir -
+// RUN: tspipe-opt %S/../../examples/tma_mcast_4cta_mn.mlir > %t.tma_mcast_4cta_mn.mlir
+// RUN: tspipe-opt %t.tma_mcast_4cta_mn.mlir | diff %t.tma_mcast_4cta_mn.mlir -
+// RUN: tspipe-opt %S/../../examples/tma_mcast_4cta_n.mlir > %t.tma_mcast_4cta_n.mlir
+// RUN: tspipe-opt %t.tma_mcast_4cta_n.mlir | diff %t.tma_mcast_4cta_n.mlir -
 // RUN: tspipe-opt %S/../../examples/tma_mcast_2cta_n.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefixes=CHECK,T2
 // RUN: tspipe-opt %S/../../examples/tma_mcast_2cta_m.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefixes=CHECK,T2
 // RUN: tspipe-opt %S/../../examples/tma_mcast_4cta_mn.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefixes=CHECK,T4
