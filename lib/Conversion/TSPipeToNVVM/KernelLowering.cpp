@@ -106,7 +106,7 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
       return pipe.emitOpError()
              << "lowering of " << stringifyPipelineType(type)
              << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
-                "async_async and tma_async pipelines";
+                "async_async, tma_async and clc_fetch_async pipelines";
     if (failed(protocol->checkSupported(pipe)))
       return failure();
     if (!pipe.getBarrierOffset())

@@ -24,6 +24,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
+
 namespace mlir::tspipe {
 
 /// A pipeline cursor: stage index and phase bit, both i32 values.
@@ -110,6 +112,30 @@ struct BracketContext {
   void emitIf(Value cond, function_ref<void()> body);
   /// `a && b` where either may be null (null: true).
   Value andGates(Value a, Value b);
+
+  // Cluster primitives (docs/Protocols.md, Clusters). A barrier of another
+  // CTA is reached by mapping the local shared::cta address of the same
+  // barrier into that CTA's window of the shared::cluster space (`mapa`,
+  // PTX ISA 9.7.9.24); arrivals on it use the `shared::cluster` forms
+  // (field bug B14: never the local form on a mapped address).
+
+  /// This CTA's rank in its cluster (`%cluster_ctarank`), an i32.
+  Value ctaRank();
+  /// The address of `localBarrier`'s counterpart in the CTA of cluster rank
+  /// `rank` (i32): `nvvm.mapa` from `!llvm.ptr<3>` to `!llvm.ptr<7>`.
+  Value mapaToCta(Value localBarrier, Value rank);
+  /// One arrive (count 1, release, cluster scope) on the barrier of CTA
+  /// `rank` that corresponds to `localBarrier`:
+  /// `mbarrier.arrive.release.cluster.shared::cluster.b64`.
+  void remoteArrive(Value localBarrier, Value rank);
+  /// `arrive.expect_tx` of `bytes` transaction bytes on the barrier of CTA
+  /// `rank` that corresponds to `localBarrier` (release, cluster scope,
+  /// `shared::cluster` form).
+  void remoteArriveExpectTx(Value localBarrier, Value rank, int64_t bytes);
+  /// The (V, M, N, L) coordinates of cluster rank `rank` (i32) in the
+  /// pipeline's `cta_layout_vmnk`, V fastest (column-major, as CuTe lays out
+  /// a shape tuple).
+  std::array<Value, 4> ctaCoords(Value rank);
 };
 
 /// The bracket sequences of one pipeline type. The defaults implement what

@@ -46,6 +46,45 @@ Value BracketContext::andGates(Value x, Value y) {
   return x ? x : y;
 }
 
+Value BracketContext::ctaRank() { return kernel.ctaRank(b, loc); }
+
+Value BracketContext::mapaToCta(Value localBarrier, Value rank) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  return NVVM::MapaOp::create(b, loc, clusterPtr, localBarrier, rank);
+}
+
+void BracketContext::remoteArrive(Value localBarrier, Value rank) {
+  Value remote = mapaToCta(localBarrier, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CLUSTER, false);
+}
+
+void BracketContext::remoteArriveExpectTx(Value localBarrier, Value rank,
+                                          int64_t bytes) {
+  Value remote = mapaToCta(localBarrier, rank);
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), remote,
+                                         constI32(bytes),
+                                         NVVM::MemScopeKind::CLUSTER, false,
+                                         Value());
+}
+
+std::array<Value, 4> BracketContext::ctaCoords(Value rank) {
+  std::array<Value, 4> coords;
+  ArrayRef<int64_t> extents = config().getCtaLayoutVmnk();
+  Value rest = rank;
+  for (unsigned i = 0; i < 4; ++i) {
+    if (i == 3) {
+      coords[i] = rest;
+      break;
+    }
+    Value extent = constI32(extents[i]);
+    coords[i] = arith::RemUIOp::create(b, loc, rest, extent);
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  return coords;
+}
+
 Value BracketContext::ctaGate(SignalingThreads signaling) {
   if (!bitEnumContainsAny(signaling, SignalingThreads::CtaLeader) ||
       task.getRunOnlyOnCtaId() || config().getClusterSize() == 1)

@@ -439,9 +439,15 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
     func->setAttr("tspipe.block_threads",
                   b.getI64IntegerAttr(32 * kernel.getNumWarps()));
     func->setAttr("tspipe.smem_bytes", kernel.getSmemBytesAttr());
-    if (kernel.getNumCtasInCluster() > 1)
-      func->setAttr("tspipe.cluster_shape",
-                    b.getDenseI64ArrayAttr(kernel.getClusterExtents()));
+    if (kernel.getNumCtasInCluster() > 1) {
+      SmallVector<int64_t, 3> extents = kernel.getClusterExtents();
+      func->setAttr("tspipe.cluster_shape", b.getDenseI64ArrayAttr(extents));
+      // The required cluster shape reaches the PTX entry as
+      // `.explicitcluster` + `.reqnctapercluster x, y, z`.
+      SmallVector<int32_t, 3> dims(extents.begin(), extents.end());
+      func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    b.getDenseI32ArrayAttr(dims));
+    }
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
   });

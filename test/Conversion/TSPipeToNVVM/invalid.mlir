@@ -5,7 +5,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) {
-      // expected-error @below {{lowering of umma_umma pipelines is not implemented yet; tspipe-to-nvvm lowers async_async and tma_async pipelines}}
+      // expected-error @below {{lowering of umma_umma pipelines is not implemented yet; tspipe-to-nvvm lowers async_async, tma_async and clc_fetch_async pipelines}}
       tspipe.pipeline @acc config(<umma_umma, num_stages = 2,
           producer_group = <thread, 1>, consumer_group = <thread, 1>>)
       tspipe.task @mma warps(0, 1) produces [@acc] {
@@ -22,18 +22,49 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  gpu.func @tma_async_cluster(%n: index) kernel {
+  gpu.func @X4_all_thread_release_in_cluster(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) cluster([2, 1, 1]) {
-      // expected-error @below {{lowering of tma_async pipelines across a 2-CTA cluster (multicast release) is not implemented yet}}
+      // expected-error @below {{[X4] release(all_threads) across a 2-CTA cluster: every consumer thread would arrive on its own CTA's empty barrier only, so the CTAs whose multicast copies also wrote the stage are never told it is free; give consumer_group the lane-release count (one arrive per consumer warp and CTA of the multicast set, 2 per warp) so that each warp's lanes signal the peers}}
       tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024,
-          producer_group = <thread, 1>, consumer_group = <thread, 2>,
+          producer_group = <thread, 1>, consumer_group = <thread, 32>,
           cta_layout_vmnk = [1, 2, 1, 1]>)
       tspipe.task @load warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @use warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @X7_clc_needs_sm100(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      // expected-error @below {{[X7] clc_fetch_async pipelines lower to clusterlaunchcontrol.try_cancel, which needs an sm_100 family target, but the gpu.module targets chip = "sm_90a"; use sm_100a}}
+      tspipe.pipeline @clc config(<clc_fetch_async, num_stages = 1, num_bytes = 16,
+          producer_group = <thread, 1>, consumer_group = <thread, 64>,
+          cta_layout_vmnk = [1, 2, 1, 1], producer_signaling = cta_leader>)
+          smem_bytes(16)
+      tspipe.task @sched warps(0, 1) produces [@clc] consumes [@clc] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.producer_acquire @clc
+          tspipe.producer_commit @clc
+          %s = tspipe.consumer_wait @clc
+          tspipe.consumer_release @clc
         }
       }
     }

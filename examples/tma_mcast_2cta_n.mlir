@@ -1,0 +1,104 @@
+// TmaAsync across a 2-CTA cluster with TMA multicast (cta_layout_vmnk = [1, 1, 2, 1], mcast_mode_mn = [1, 0]).
+//
+// Cluster rank r = m + 1 * n is CTA (m, n). Cluster c works on `tiles` steps; at
+// step i (g = c * tiles + i) a stage of CTA (m, n) holds 1 part(s) of 2048 f32:
+//   * A part: the A tile of row m (CTAs with the same M coordinate share it); CTA (m, n) copies slice n of 2 (4096 bytes) and multicasts it to the 2 CTAs of row m.
+// Every CTA arms its own full barrier with all the bytes that land in it (8192),
+// whoever issued the copy. Four consumer warps read the stage and write y = alpha * A + beta
+// for CTA (m, n) at y[((g * 1 + m) * 2 + n) * 2048 + e]. The release tells every
+// CTA whose copies wrote the stage (2 per warp: lanes < 2 of the multicast set),
+// hence consumer_group = 4 x 2. producer_tail keeps a CTA from exiting while
+// peers may still signal its barriers or write its stages.
+//
+// Launch: block 160 threads, cluster (2, 1, 1), grid = 2 x clusters.
+gpu.module @tma_mcast_2cta_n [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @tma_mcast_2cta_n(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %y: !llvm.ptr<1>,
+      %alpha: f32, %beta: f32, %tiles_i64: i64) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %c1024 = arith.constant 1024 : index
+    %c2048 = arith.constant 2048 : index
+    %bytes_a = arith.constant 4096 : i32
+    %bytes_b = arith.constant 8192 : i32
+    %mask_a0 = arith.constant 3 : i16
+    %mask_b0 = arith.constant 1 : i16
+    %tiles = arith.index_cast %tiles_i64 : i64 to index
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = arith.index_cast %rank32 : i32 to index
+    %m = arith.remui %rank, %c1 : index
+    %n = arith.divui %rank, %c1 : index
+    %bid = gpu.block_id x
+    %cluster = arith.divui %bid, %c2 : index
+    %first = arith.muli %cluster, %tiles : index
+    %tid = gpu.thread_id x
+    %valpha = vector.broadcast %alpha : f32 to vector<4xf32>
+    %vbeta = vector.broadcast %beta : f32 to vector<4xf32>
+    tspipe.kernel warps(5) cluster([2, 1, 1]) {
+      tspipe.pipeline @stages config(<tma_async, num_stages = 4, num_bytes = 8192,
+          producer_group = <thread, 1>, consumer_group = <thread, 8>,
+          cta_layout_vmnk = [1, 1, 2, 1], mcast_mode_mn = [1, 0]>)
+          smem_bytes(32768)
+
+      tspipe.task @load warps(0, 1) produces [@stages] {
+        tspipe.domain_loop %i = %c0 to %tiles step %c1 {
+          %s = tspipe.producer_acquire @stages
+          %full = tspipe.full_barrier %s : !llvm.ptr<3>
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          %g = arith.addi %first, %i : index
+          %leader = nvvm.elect.sync -> i1
+          scf.if %leader {
+            %ga = arith.muli %g, %c1 : index
+            %ra = arith.addi %ga, %m : index
+            %ta = arith.muli %ra, %c2048 : index
+            %oa = arith.muli %n, %c1024 : index
+            %ea = arith.addi %ta, %oa : index
+            %ea64 = arith.index_cast %ea : index to i64
+            %srca = llvm.getelementptr %a[%ea64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            %oa64 = arith.index_cast %oa : index to i64
+            %dsta = llvm.getelementptr %buf[%oa64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+            %dsta7 = llvm.addrspacecast %dsta : !llvm.ptr<3> to !llvm.ptr<7>
+            %m16 = arith.index_cast %m : index to i16
+            %maska = arith.shli %mask_a0, %m16 : i16
+            nvvm.cp.async.bulk.shared.cluster.global %dsta7, %srca, %full, %bytes_a
+                multicast_mask = %maska : !llvm.ptr<7>, !llvm.ptr<1>
+          }
+          tspipe.producer_commit @stages
+        }
+        tspipe.producer_tail @stages
+      }
+
+      tspipe.task @compute warps(1, 4) consumes [@stages] {
+        %t = arith.subi %tid, %c32 : index
+        tspipe.domain_loop %i = %c0 to %tiles step %c1 {
+          %s = tspipe.consumer_wait @stages
+          %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
+          %g = arith.addi %first, %i : index
+          %gm = arith.muli %g, %c1 : index
+          %rm = arith.addi %gm, %m : index
+          %rmn = arith.muli %rm, %c2 : index
+          %rowcol = arith.addi %rmn, %n : index
+          %out = arith.muli %rowcol, %c2048 : index
+          scf.for %v = %t to %c512 step %c128 {
+            %e = arith.muli %v, %c4 : index
+            %e64 = arith.index_cast %e : index to i64
+            %pp = llvm.getelementptr %buf[%e64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+            %pv = llvm.load %pp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+            %ap = arith.mulf %valpha, %pv : vector<4xf32>
+            %yv = arith.addf %ap, %vbeta : vector<4xf32>
+            %o = arith.addi %out, %e : index
+            %o64 = arith.index_cast %o : index to i64
+            %op = llvm.getelementptr %y[%o64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %yv, %op {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+          }
+          tspipe.consumer_release @stages
+        }
+      }
+    }
+    gpu.return
+  }
+}
