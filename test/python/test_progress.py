@@ -7,6 +7,7 @@ verification and lowering reject the latter.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -77,13 +78,17 @@ def squares(producer_iters, consumer_iters):
     f for f in os.listdir(EXAMPLES) if f.endswith(".mlir")))
 def test_every_example_is_free_of_hangs(example):
     with open(os.path.join(EXAMPLES, example)) as f:
-        report = check_progress(f.read())
+        text = f.read()
+    report = check_progress(text)
     assert report.ok, report.message
     assert report.rule is None and report.timeline_dot is None
     assert report.warnings == []
     assert report.assignments_checked >= 1
     assert report.graph_dot.startswith("digraph")
-    assert "@ring" in report.graph_dot or "@tiles" in report.graph_dot
+    pipelines = re.findall(r"tspipe\.pipeline @([\w$.]+)", text)
+    assert pipelines
+    for name in pipelines:
+        assert f"pipe:{name}" in report.graph_dot, name
 
 
 def test_domain_mismatch_gives_the_smallest_counterexample():
