@@ -444,6 +444,14 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
                     b.getDenseI64ArrayAttr(kernel.getClusterExtents()));
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
+    // ptxas honours setmaxnreg only when it knows the register count at
+    // entry: the launch bound (.maxntid, from the known block size) and
+    // .minnctapersm 1 (field bug B21; else info C7508 and no register
+    // split).
+    if (llvm::any_of(kernel.getBody().getOps<TaskOp>(),
+                     [](TaskOp t) { return t.getNumRegisters().has_value(); }))
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(1));
   });
   b.eraseOp(kernel);
   return success();
