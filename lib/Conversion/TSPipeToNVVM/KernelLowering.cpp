@@ -15,6 +15,11 @@
 using namespace mlir;
 using namespace mlir::tspipe;
 
+/// Pipelines of up to this many stages get their barrier inits
+/// straight-line (cheaper than a loop, for ptxas and for LLVM when a kernel
+/// has many pipelines); longer rings are initialized by a loop.
+static constexpr int64_t kUnrolledStages = 8;
+
 //===----------------------------------------------------------------------===//
 // TaskCursors / PipelineLowering
 //===----------------------------------------------------------------------===//
@@ -29,22 +34,6 @@ TaskCursors TaskCursors::initial(OpBuilder &b, Location loc,
   c.consumer = {zero, zero};
   c.consumerRelease = {zero, zero};
   return c;
-}
-
-void TaskCursors::appendTo(SmallVectorImpl<Value> &values) const {
-  for (const Cursor *c : {&producer, &producerCommit, &consumer,
-                          &consumerRelease}) {
-    values.push_back(c->index);
-    values.push_back(c->phase);
-  }
-}
-
-unsigned TaskCursors::assignFrom(ValueRange values, unsigned pos) {
-  for (Cursor *c : {&producer, &producerCommit, &consumer, &consumerRelease}) {
-    c->index = values[pos++];
-    c->phase = values[pos++];
-  }
-  return pos;
 }
 
 static Value gepBytes(OpBuilder &b, Location loc, Value base, Value offset) {
@@ -94,7 +83,15 @@ Value KernelLowering::ctaRank(OpBuilder &b, Location loc) {
 LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   Location loc = kernel.getLoc();
   tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  warp = arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
+  // The warp index, broadcast from lane 0 with shfl.sync so that ptxas can
+  // prove it warp-uniform: task dispatch on it then needs no warp
+  // reconvergence (WARPSYNC, BSSY/BSYNC) around the elect and wait loops.
+  Value warpOfThread = arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
+  warp = NVVM::ShflOp::create(
+      b, loc, b.getI32Type(), constI32(b, loc, -1), warpOfThread,
+      constI32(b, loc, 0), constI32(b, loc, 31),
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+      UnitAttr());
   lane = arith::RemUIOp::create(b, loc, tid, constI32(b, loc, 32));
   Value base = LLVM::AddressOfOp::create(b, loc, smem);
 
@@ -142,20 +139,33 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
     Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
     auto ifElected = scf::IfOp::create(b, loc, elected, false);
     b.setInsertionPointToStart(&ifElected.getThenRegion().front());
+    // Up to kUnrolledStages stages straight-line, beyond that one i32 loop
+    // over the stages per pipeline: code size and lowering time stay linear
+    // in num_stages.
     for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
       PipelineLowering &p = pipelines[pipe.getSymName()];
       Value fullCount = constI32(b, loc, p.config.getFullArriveCount());
       Value emptyCount = constI32(b, loc, p.config.getEmptyArriveCount());
-      for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
-        Value idx = constI32(b, loc, i);
-        NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
-                                     fullCount, Value());
+      if (p.config.getNumStages() <= kUnrolledStages) {
+        for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
+          Value idx = constI32(b, loc, i);
+          NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
+                                       fullCount, Value());
+          NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
+                                       emptyCount, Value());
+        }
+        continue;
       }
-      for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
-        Value idx = constI32(b, loc, i);
-        NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
-                                     emptyCount, Value());
-      }
+      auto loop = scf::ForOp::create(
+          b, loc, constI32(b, loc, 0),
+          constI32(b, loc, p.config.getNumStages()), constI32(b, loc, 1));
+      OpBuilder::InsertionGuard stageGuard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value idx = loop.getInductionVar();
+      NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
+                                   fullCount, Value());
+      NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
+                                   emptyCount, Value());
     }
     // Make the inits visible to the async proxy and to peer CTAs.
     NVVM::FenceMbarrierInitOp::create(b, loc);

@@ -11,10 +11,27 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
 namespace {
+/// Makes the NVPTX backend use 32-bit pointers for shared (and const,
+/// local) memory, as TS's kernels do: barrier and buffer addresses then
+/// live in 32-bit registers and the mbarrier / TMA instructions take
+/// them directly, instead of 64-bit addresses and conversions around every
+/// barrier operation. The backend reads the LLVM option `nvptx-short-ptr`
+/// when gpu-module-to-binary creates its target machine; nothing happens
+/// when the NVPTX backend is not linked in.
+void useShortSharedPointers() {
+  auto options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it == options.end())
+    return;
+  if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+    flag->setValue(true);
+}
+
 struct TSPipeToNVVMPipelineOptions
     : public PassPipelineOptions<TSPipeToNVVMPipelineOptions> {
   PassOptions::Option<int64_t> debugHangTimeout{
@@ -34,6 +51,7 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
       "Lower tspipe kernels in gpu.modules to LLVM + NVVM, ready for "
       "gpu-module-to-binary",
       [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
+        useShortSharedPointers();
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
         pm.addPass(tspipe::createTSPipeNormalize());

@@ -36,8 +36,8 @@ struct Cursor {
 
 /// The cursors one task keeps for one pipeline (docs/Protocols.md, Cursors):
 /// producer `p`, producer-commit `pc` (advance_on_acquire), consumer `c`,
-/// consumer-release `cr` (advance_on_wait). All four are carried; unused
-/// ones fold away.
+/// consumer-release `cr` (advance_on_wait). The domain loop carries only the
+/// ones its brackets advance.
 struct TaskCursors {
   Cursor producer, producerCommit, consumer, consumerRelease;
 
@@ -45,8 +45,6 @@ struct TaskCursors {
   /// consumer cursors at phase 0.
   static TaskCursors initial(OpBuilder &b, Location loc,
                              PipelineConfigAttr config);
-  void appendTo(SmallVectorImpl<Value> &values) const;
-  unsigned assignFrom(ValueRange values, unsigned pos);
 };
 
 class PipelineProtocol;

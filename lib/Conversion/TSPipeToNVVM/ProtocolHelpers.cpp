@@ -21,6 +21,10 @@ using namespace mlir::tspipe;
 /// CUTLASS uses).
 static constexpr int64_t kWaitTicks = 10000000;
 
+/// Drains of up to this many waits are emitted straight-line, longer ones
+/// as a loop (see kUnrolledStages in KernelLowering.cpp for the inits).
+static constexpr int64_t kUnrolledStages = 8;
+
 //===----------------------------------------------------------------------===//
 // BracketContext
 //===----------------------------------------------------------------------===//
@@ -220,15 +224,35 @@ void PipelineProtocol::producerTail(BracketContext &ctx) const {
   auto [c, stride] = commitCursor(ctx);
   Value gate = ctx.ctaGate(cfg.getProducerSignaling());
   // Each lane owns num_stages / stride stages; wait until all are released.
-  for (int64_t i = 0, e = cfg.getNumStages() / stride; i < e; ++i) {
-    Value index = c->index;
-    Value phase = c->phase;
+  int64_t waits = cfg.getNumStages() / stride;
+  auto waitAndAdvance = [&](Cursor &cursor) {
+    Value index = cursor.index;
+    Value phase = cursor.phase;
     ctx.emitIf(gate, [&] {
       ctx.waitParity(ctx.emptyBarrier(index), phase, Value(),
                      "empty barrier (producer tail)", index);
     });
-    ctx.advance(*c, stride);
+    ctx.advance(cursor, stride);
+  };
+  if (waits <= kUnrolledStages) {
+    for (int64_t i = 0; i < waits; ++i)
+      waitAndAdvance(*c);
+    return;
   }
+  // Beyond that, an i32 loop carrying the cursor, so that code size and
+  // lowering time do not grow with num_stages.
+  OpBuilder &b = ctx.b;
+  auto loop = scf::ForOp::create(
+      b, ctx.loc, ctx.constI32(0), ctx.constI32(cfg.getNumStages() / stride),
+      ctx.constI32(1), ValueRange{c->index, c->phase});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Cursor cursor{loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
+    waitAndAdvance(cursor);
+    scf::YieldOp::create(b, ctx.loc, ValueRange{cursor.index, cursor.phase});
+  }
+  *c = {loop.getResult(0), loop.getResult(1)};
 }
 
 Value PipelineProtocol::tryWait(BracketContext &ctx) const {

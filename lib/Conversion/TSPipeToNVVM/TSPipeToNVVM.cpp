@@ -23,6 +23,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -124,17 +125,51 @@ private:
     }
   }
 
-  /// All cursor values in a fixed order (loop-carried / if-yielded).
+  /// The cursors a bracket op advances (docs/Protocols.md, Cursors); the
+  /// try forms and current_stage only read theirs.
+  void collectAdvanced(Operation *op, llvm::SetVector<Cursor *> &out) {
+    auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
+    if (!ref || !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
+      return;
+    PipelineConfigAttr cfg = k.pipeline(ref.getValue()).config;
+    TaskCursors &c = cursors[ref.getValue()];
+    bool splitProducer = cfg.getAdvanceOnAcquire();
+    bool splitConsumer = cfg.getAdvanceOnWait();
+    TypeSwitch<Operation *>(op)
+        .Case([&](ProducerAcquireOp) {
+          if (splitProducer)
+            out.insert(&c.producer);
+        })
+        .Case<ProducerCommitOp, ProducerTailOp>([&](Operation *) {
+          out.insert(splitProducer ? &c.producerCommit : &c.producer);
+        })
+        .Case([&](ConsumerWaitOp) {
+          if (splitConsumer)
+            out.insert(&c.consumer);
+        })
+        .Case([&](ConsumerReleaseOp) {
+          out.insert(splitConsumer ? &c.consumerRelease : &c.consumer);
+        });
+  }
+
+  /// The carried cursor values in a fixed order (loop iter_args, guard
+  /// results): only the cursors the domain loop advances, so the loop
+  /// carries per task O(pipelines it advances), not every cursor of every
+  /// pipeline.
   SmallVector<Value> flatten() {
     SmallVector<Value> values;
-    for (StringRef name : order)
-      cursors[name].appendTo(values);
+    for (Cursor *c : carried) {
+      values.push_back(c->index);
+      values.push_back(c->phase);
+    }
     return values;
   }
   void unflatten(ValueRange values) {
     unsigned pos = 0;
-    for (StringRef name : order)
-      pos = cursors[name].assignFrom(values, pos);
+    for (Cursor *c : carried) {
+      c->index = values[pos++];
+      c->phase = values[pos++];
+    }
   }
 
   LogicalResult lowerBlock(Block &block) {
@@ -275,16 +310,28 @@ private:
       return loop.emitOpError(
           "negative steps are not supported by the lowering yet; count up "
           "and derive the index");
-    Value lb = mapping.lookupOrDefault(loop.getLowerBound());
-    Value ub = mapping.lookupOrDefault(loop.getUpperBound());
-    Value step = mapping.lookupOrDefault(loop.getStep());
+    llvm::SetVector<Cursor *> advanced;
+    loop.walk([&](Operation *op) { collectAdvanced(op, advanced); });
+    carried = advanced.takeVector();
+    // The trip counter is an i32, as in TS (a 64-bit counter costs
+    // instructions on every iteration); domain bounds must fit in 32 bits.
+    Type i32 = b.getI32Type();
+    auto toI32 = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(b, loc, i32,
+                                        mapping.lookupOrDefault(v));
+    };
+    Value lb = toI32(loop.getLowerBound());
+    Value ub = toI32(loop.getUpperBound());
+    Value step = toI32(loop.getStep());
     loopBounds = {lb, ub, step};
     auto forOp = scf::ForOp::create(b, loc, lb, ub, step, flatten());
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
-      mapping.map(loop.getInductionVar(), forOp.getInductionVar());
       currentIv = forOp.getInductionVar();
+      mapping.map(loop.getInductionVar(),
+                  arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             currentIv));
       unflatten(forOp.getRegionIterArgs());
       if (failed(lowerBlock(loop.getBody().front())))
         return failure();
@@ -332,8 +379,12 @@ private:
   TaskOp task;
   OpBuilder &b;
   IRMapping mapping;
+  /// Cursors per pipeline; StringMap values do not move, so `carried` can
+  /// point into it.
   llvm::StringMap<TaskCursors> cursors;
   SmallVector<std::string> order;
+  /// The cursors the domain loop carries.
+  SmallVector<Cursor *> carried;
   llvm::StringSet<> drained;
   DenseMap<Value, std::pair<PipelineLowering *, Value>> stages;
   std::tuple<Value, Value, Value> loopBounds;
@@ -450,6 +501,14 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
     }
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(32 * kernel.getNumWarps()), 1, 1}));
+    // ptxas honours setmaxnreg only when it knows the register count at
+    // entry: the launch bound (.maxntid, from the known block size) and
+    // .minnctapersm 1 (field bug B21; else info C7508 and no register
+    // split).
+    if (llvm::any_of(kernel.getBody().getOps<TaskOp>(),
+                     [](TaskOp t) { return t.getNumRegisters().has_value(); }))
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(1));
   });
   b.eraseOp(kernel);
   return success();

@@ -11,23 +11,32 @@
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : i32
+// CHECK-DAG:     %[[ALL:.*]] = arith.constant -1 : i32
 // CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The warp index is broadcast from lane 0 (warp-uniform task dispatch).
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:         %[[WARP:.*]] = arith.divui %[[TID]], %[[C32]]
+// CHECK:         %[[WARP_T:.*]] = arith.divui %[[TID]], %[[C32]]
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %[[ALL]], %[[WARP_T]], %[[C0]], %[[C31]] : i32 -> i32
 // CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         %[[IS_W0:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]]
 // CHECK:         scf.if %[[IS_W0]] {
 // CHECK:           %[[ELECT:.*]] = nvvm.elect.sync -> i1
 // CHECK:           scf.if %[[ELECT]] {
+// Barrier init, straight-line for a short ring: F[i] then E[i] per stage.
 // CHECK:             nvvm.mbarrier.init %[[BASE]], %[[C32]]
-// CHECK:             nvvm.mbarrier.init %{{.*}}, %[[C32]]
 // CHECK:             nvvm.mbarrier.init %[[EMPTY]], %[[C64]]
-// CHECK:             nvvm.mbarrier.init %{{.*}}, %[[C64]]
+// CHECK:             %[[F1:.*]] = llvm.getelementptr %[[BASE]][1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.init %[[F1]], %[[C32]]
+// CHECK:             %[[E1:.*]] = llvm.getelementptr %[[EMPTY]][1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.init %[[E1]], %[[C64]]
+// CHECK-NOT:         nvvm.mbarrier.init
 // CHECK:             nvvm.fence.mbarrier.init
 // CHECK:         nvvm.barrier0
-// Producer task: warp 0.
+// Producer task: warp 0. The domain loop counts in i32.
 // CHECK:         scf.if %[[IS_W0]] {
-// CHECK:           %[[P:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]]) -> (i32, i32) {
+// CHECK:           %[[N:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:           %[[P:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C1]] iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]]) -> (i32, i32) : i32 {
 // CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
@@ -38,12 +47,16 @@
 // CHECK:             %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
 // CHECK:             arith.select %[[WRAP]], %[[FLIP]], %[[PPH]]
 // CHECK:             scf.yield
-// Drain: num_stages parity waits on the empty barriers.
-// CHECK-COUNT-2:   nvvm.mbarrier.try_wait.parity
+// Drain: num_stages parity waits on the empty barriers (straight-line for
+// a short ring), from the cursor the domain loop left.
+// CHECK:           %[[DE:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]#0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[DE]], %[[P]]#1
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:       nvvm.mbarrier.try_wait.parity
 // CHECK:         }
 // Consumer task: warps 1-2, phase starts at 0.
 // CHECK:         scf.if
-// CHECK:           scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32) {
+// CHECK:           scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32) : i32 {
 // CHECK:             %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:             %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
@@ -162,14 +175,16 @@ gpu.module @m {
 // guard through scf.if results.
 
 // CHECK-LABEL: gpu.func @guards
-// CHECK:         scf.for %[[IV:.*]] = %[[LB:.*]] to %[[UB:.*]] step %[[STEP:.*]] iter_args
-// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[IV]], %[[LB]] : index
+// CHECK:         %[[LB:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         %[[UB:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP:.*]] iter_args
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[IV]], %[[LB]] : i32
 // An acquire does not move the cursor: the guard yields nothing.
 // CHECK:           scf.if %[[FIRST]] {
 // CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:           }
-// CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]] : index
-// CHECK:           %[[LAST:.*]] = arith.cmpi sge, %[[NEXT]], %[[UB]] : index
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]] : i32
+// CHECK:           %[[LAST:.*]] = arith.cmpi sge, %[[NEXT]], %[[UB]] : i32
 // CHECK:           %{{.*}}:2 = scf.if %[[LAST]] -> (i32, i32) {
 // CHECK:             nvvm.mbarrier.arrive
 // CHECK:             scf.yield
@@ -200,6 +215,54 @@ gpu.module @m {
           tspipe.last_iter {
             tspipe.consumer_release @ring
           }
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A long ring (16 stages, more than 8): barrier init and the drain are i32
+// loops over the stages instead of straight-line code, so code size and
+// lowering time do not grow with num_stages.
+
+// CHECK-LABEL: gpu.func @long_ring
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : i32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for %[[S:.*]] = %[[C0]] to %[[C16]] step %[[C1]] : i32 {
+// CHECK-NEXT:      %[[FI:.*]] = llvm.getelementptr %[[BASE]][%[[S]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT:      nvvm.mbarrier.init %[[FI]], %[[C32]]
+// CHECK-NEXT:      %[[EI:.*]] = llvm.getelementptr %[[EMPTY]][%[[S]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT:      nvvm.mbarrier.init %[[EI]], %[[C32]]
+// CHECK-NEXT:    }
+// CHECK:         %[[P:.*]]:2 = scf.for
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[DIDX:.*]] = %[[P]]#0, %[[DPH:.*]] = %[[P]]#1) -> (i32, i32) : i32 {
+// CHECK-NEXT:      %[[DE:.*]] = llvm.getelementptr %[[EMPTY]][%[[DIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[DE]], %[[DPH]]
+// CHECK:           scf.yield
+gpu.module @m {
+  gpu.func @long_ring(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 16,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
         }
       }
     }

@@ -133,7 +133,12 @@ gpu.module @m {
 // default budget (65536 / (12 warps * 32 * 8) * 8 = 168 registers), a
 // decrease below it.
 
+// A kernel with registers(n) also gets .minnctapersm 1 (nvvm.minctasm)
+// next to its launch bound, or ptxas ignores setmaxnreg (B21; the ptxas run
+// is in registers-ptxas.mlir).
 // CHECK-LABEL: gpu.func @register_hints
+// CHECK-SAME:    known_block_size = array<i32: 384, 1, 1>
+// CHECK-SAME:    nvvm.minctasm = 1 : i32
 // CHECK:         nvvm.barrier0
 // CHECK:         scf.if
 // CHECK-NEXT:      nvvm.setmaxregister decrease 40

@@ -63,7 +63,8 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @all_thread_release
 // CHECK:         nvvm.mbarrier.init %{{.*}}, %c128_i32
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
-// CHECK:         scf.for
+// Consumer loop (consumer cursor phase 0):
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %c0_i32, %{{.*}} = %c0_i32)
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      %[[E:.*]] = llvm.getelementptr
@@ -100,7 +101,8 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @task_warp_leader
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:         %[[WARP:.*]] = arith.divui %[[TID]]
+// CHECK:         %[[WARP_T:.*]] = arith.divui %[[TID]]
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.for
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK:           %[[FIRST_WARP:.*]] = arith.cmpi eq, %[[WARP]], %[[C2]]
@@ -142,7 +144,8 @@ gpu.module @m {
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:         %[[WARP:.*]] = arith.divui %[[TID]]
+// CHECK:         %[[WARP_T:.*]] = arith.divui %[[TID]]
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.if
 // CHECK:           %[[LANE:.*]] = arith.subi %[[WARP]], %[[C2]] : i32
 // CHECK:           %{{.*}}:2 = scf.for %{{.*}} iter_args(%[[IDX:.*]] = %[[LANE]], %{{.*}} = %c1_i32)
@@ -151,6 +154,7 @@ gpu.module @m {
 // CHECK:             %[[NEXT:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
 // CHECK:             arith.cmpi sge, %[[NEXT]], %[[C4]] : i32
 // CHECK:           }
+// The drain: num_stages / stride = 2 waits of the lane.
 // CHECK-COUNT-2:   nvvm.mbarrier.try_wait.parity
 // CHECK-NOT:       nvvm.mbarrier.try_wait.parity
 // CHECK:         }

@@ -11,6 +11,7 @@
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <map>
 
@@ -27,6 +28,35 @@ struct TaskUse {
   bool waits = false;    // consumer_try_wait / consumer_wait
   bool releases = false; // consumer_release
 };
+
+/// The uses of every pipeline of `kernel`, in task order, from one walk
+/// over the tasks (the kernel rules stay linear in the kernel's size).
+llvm::StringMap<SmallVector<TaskUse>> collectAllUses(KernelOp kernel) {
+  llvm::StringMap<SmallVector<TaskUse>> all;
+  for (auto task : kernel.getBody().getOps<TaskOp>()) {
+    llvm::MapVector<StringRef, TaskUse> mine;
+    task.walk([&](Operation *op) {
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
+      if (!ref)
+        return;
+      bool acquires = isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
+      bool commits = isa<ProducerCommitOp>(op);
+      bool waits = isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
+      bool releases = isa<ConsumerReleaseOp>(op);
+      if (!(acquires || commits || waits || releases))
+        return;
+      TaskUse &use = mine.try_emplace(ref.getValue(), TaskUse{task})
+                         .first->second;
+      use.acquires |= acquires;
+      use.commits |= commits;
+      use.waits |= waits;
+      use.releases |= releases;
+    });
+    for (auto &[name, use] : mine)
+      all[name].push_back(use);
+  }
+  return all;
+}
 
 SmallVector<TaskUse> collectUses(KernelOp kernel, StringRef pipe) {
   SmallVector<TaskUse> uses;
@@ -274,9 +304,13 @@ SmallVector<TaskOp> mlir::tspipe::getSplitConsumers(KernelOp kernel,
 
 /// Facts of a kernel marked `normalized` (tspipe-normalize): R66's
 /// advance_on_wait, and a release form on exactly the TmaAsync pipelines.
-static LogicalResult verifyNormalizedFacts(KernelOp kernel, PipelineOp pipe) {
+static LogicalResult verifyNormalizedFacts(PipelineOp pipe,
+                                           ArrayRef<TaskUse> uses) {
   PipelineConfigAttr cfg = pipe.getConfig();
-  SmallVector<TaskOp> split = getSplitConsumers(kernel, pipe.getSymName());
+  SmallVector<TaskOp> split;
+  for (const TaskUse &use : uses)
+    if (use.waits && !use.releases)
+      split.push_back(use.task);
   if (!split.empty() && !cfg.getAdvanceOnWait())
     return split.front().emitOpError()
            << "[R66] waits on '@" << pipe.getSymName()
@@ -310,10 +344,11 @@ SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
 }
 
 LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
+  llvm::StringMap<SmallVector<TaskUse>> allUses = collectAllUses(kernel);
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
-    SmallVector<TaskUse> uses = collectUses(kernel, pipe.getSymName());
-    if (kernel.getNormalized() && failed(verifyNormalizedFacts(kernel, pipe)))
+    SmallVector<TaskUse> &uses = allUses[pipe.getSymName()];
+    if (kernel.getNormalized() && failed(verifyNormalizedFacts(pipe, uses)))
       return failure();
     if (failed(verifyLaneOwnership(pipe, uses)))
       return failure();

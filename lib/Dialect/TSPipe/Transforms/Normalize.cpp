@@ -42,12 +42,43 @@ PipelineConfigAttr withAdvanceOnWait(PipelineConfigAttr c) {
       c.getNumBytesPerWarpPerCta(), c.getMcastModeMn());
 }
 
+/// How the tasks of a kernel use one pipeline's consumer side.
+struct ConsumerUse {
+  /// Some task waits on the pipeline without releasing it (R66).
+  bool splitConsumer = false;
+  /// Warps of the tasks that release the pipeline.
+  int64_t releasingWarps = 0;
+};
+
+/// One walk over every task: the consumer use of each pipeline (linear in
+/// the kernel's size, where asking per pipeline would be quadratic).
+llvm::StringMap<ConsumerUse> collectConsumerUses(KernelOp kernel) {
+  llvm::StringMap<ConsumerUse> uses;
+  for (auto task : kernel.getBody().getOps<TaskOp>()) {
+    llvm::StringMap<std::pair<bool, bool>> waitsReleases;
+    task.walk([&](Operation *op) {
+      if (isa<ConsumerTryWaitOp, ConsumerWaitOp>(op))
+        waitsReleases[op->getAttrOfType<FlatSymbolRefAttr>("pipeline")
+                          .getValue()]
+            .first = true;
+      else if (auto rel = dyn_cast<ConsumerReleaseOp>(op))
+        waitsReleases[rel.getPipeline()].second = true;
+    });
+    for (auto &entry : waitsReleases) {
+      auto [waits, releases] = entry.second;
+      ConsumerUse &use = uses[entry.first()];
+      use.splitConsumer |= waits && !releases;
+      if (releases)
+        use.releasingWarps += task.getNumWarps();
+    }
+  }
+  return uses;
+}
+
 /// The release form TS picks for a TmaAsync pipeline (R54).
-ReleaseForm deriveReleaseForm(KernelOp kernel, PipelineOp pipe) {
+ReleaseForm deriveReleaseForm(PipelineOp pipe, const ConsumerUse &use) {
   PipelineConfigAttr cfg = pipe.getConfig();
-  int64_t w = 0;
-  for (TaskOp task : getReleasingTasks(kernel, pipe.getSymName()))
-    w += task.getNumWarps();
+  int64_t w = use.releasingWarps;
   int64_t count = cfg.getEmptyArriveCount();
   int64_t laneCount = w * getLaneReleaseArrivalsPerWarp(cfg);
   bool allThreads = w > 0 && count == 32 * w && count != laneCount;
@@ -55,13 +86,15 @@ ReleaseForm deriveReleaseForm(KernelOp kernel, PipelineOp pipe) {
 }
 
 void normalize(RewriterBase &rewriter, KernelOp kernel) {
+  llvm::StringMap<ConsumerUse> uses = collectConsumerUses(kernel);
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
-    bool split = !getSplitConsumers(kernel, pipe.getSymName()).empty();
+    const ConsumerUse &use = uses.lookup(pipe.getSymName());
+    bool split = use.splitConsumer;
     bool setAdvance = split && !cfg.getAdvanceOnWait();
     std::optional<ReleaseForm> form;
     if (cfg.getPipelineType() == PipelineType::TmaAsync)
-      form = deriveReleaseForm(kernel, pipe);
+      form = deriveReleaseForm(pipe, use);
     if (!setAdvance && pipe.getReleaseForm() == form)
       continue;
     rewriter.modifyOpInPlace(pipe, [&] {
