@@ -465,7 +465,8 @@ gpu.module @m {
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 8192 : i32
 // CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK:         %[[WARP:.*]] = arith.divui
+// CHECK:         %[[WARP_T:.*]] = arith.divui
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         %[[LANE:.*]] = arith.remui
 // CHECK:         %[[WARP0:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]]
 // CHECK:         nvvm.cluster.wait
