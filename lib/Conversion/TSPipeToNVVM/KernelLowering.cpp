@@ -106,7 +106,8 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
       return pipe.emitOpError()
              << "lowering of " << stringifyPipelineType(type)
              << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
-                "async_async and tma_async pipelines";
+                "async_async, tma_async, tma_umma, umma_async, async_umma and "
+                "umma_umma pipelines";
     if (failed(protocol->checkSupported(pipe)))
       return failure();
     if (!pipe.getBarrierOffset())

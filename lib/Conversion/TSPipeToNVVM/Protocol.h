@@ -110,6 +110,12 @@ struct BracketContext {
   void emitIf(Value cond, function_ref<void()> body);
   /// `a && b` where either may be null (null: true).
   Value andGates(Value a, Value b);
+  /// One arrive (release, CTA scope) on the copy of `barrier` (a shared::cta
+  /// address of this CTA) in the leader CTA of this CTA's tcgen05 pair, rank
+  /// `rank - rank % V`: `mapa` to the leader's shared::cluster address, then
+  /// the shared::cluster form of `mbarrier.arrive` (ts-semantics 1.11
+  /// ARR_R / AUC2). Local when V = 1.
+  void arriveOnPairLeader(Value barrier);
 };
 
 /// The bracket sequences of one pipeline type. The defaults implement what

@@ -59,6 +59,23 @@ Value BracketContext::ctaGate(SignalingThreads signaling) {
                                constI32(0));
 }
 
+void BracketContext::arriveOnPairLeader(Value barrier) {
+  int64_t v = config().getV();
+  if (v == 1) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrier, Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+    return;
+  }
+  Value rank = kernel.ctaRank(b, loc);
+  Value inPair = arith::RemUIOp::create(b, loc, rank, constI32(v));
+  Value leader = arith::SubIOp::create(b, loc, rank, inPair);
+  auto clusterPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, barrier, leader);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CTA, false);
+}
+
 void BracketContext::advance(Cursor &cursor, int64_t stride, Value gate) {
   int64_t numStages = config().getNumStages();
   Value next = arith::AddIOp::create(b, loc, cursor.index, constI32(stride));
