@@ -70,7 +70,7 @@ gpu.module @async_umma_gemm [#nvvm.target<chip = "sm_100a">] {
         }
       }
 
-      tspipe.task @mma warps(2, 1) consumes [@ab] produces [@acc] {
+      tspipe.task @mma warps(2, 1) produces [@acc] consumes [@ab] {
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
           tspipe.first_iter {
             %acc = tspipe.producer_acquire @acc

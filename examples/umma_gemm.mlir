@@ -65,7 +65,7 @@ gpu.module @umma_gemm [#nvvm.target<chip = "sm_100a">] {
         }
       }
 
-      tspipe.task @mma warps(1, 1) consumes [@ab] produces [@acc] {
+      tspipe.task @mma warps(1, 1) produces [@acc] consumes [@ab] {
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
           tspipe.first_iter {
             %acc = tspipe.producer_acquire @acc

@@ -72,18 +72,20 @@ gpu.module @umma_gemm_2cta [#nvvm.target<chip = "sm_100a">] {
           %dst_b = llvm.getelementptr %buf[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
           %leader = nvvm.elect.sync -> i1
           scf.if %leader {
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %buf, %tmap_a, %lead_full,
+            %dst_a7 = llvm.addrspacecast %buf : !llvm.ptr<3> to !llvm.ptr<7>
+            %dst_b7 = llvm.addrspacecast %dst_b : !llvm.ptr<3> to !llvm.ptr<7>
+            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst_a7, %tmap_a, %lead_full,
                 box[%kx, %ay] {group = #nvvm.cta_group<cta_2>}
-                : !llvm.ptr<3>, !llvm.ptr
-            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst_b, %tmap_b, %lead_full,
+                : !llvm.ptr<7>, !llvm.ptr
+            nvvm.cp.async.bulk.tensor.shared.cluster.global %dst_b7, %tmap_b, %lead_full,
                 box[%kx, %by] multicast_mask = %b_mask {group = #nvvm.cta_group<cta_2>}
-                : !llvm.ptr<3>, !llvm.ptr
+                : !llvm.ptr<7>, !llvm.ptr
           }
           tspipe.producer_commit @ab
         }
       }
 
-      tspipe.task @mma warps(1, 1) consumes [@ab] produces [@acc] {
+      tspipe.task @mma warps(1, 1) produces [@acc] consumes [@ab] {
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
           tspipe.first_iter {
             %acc = tspipe.producer_acquire @acc

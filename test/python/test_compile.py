@@ -361,11 +361,11 @@ def test_pass_rule_errors_are_value_errors():
     assert info.value.rule == "R43"
 
 
-def test_unimplemented_lowering_is_compile_error():
+def _umma_umma_kernel(arch):
     G, T = CooperativeGroup, Agent.Thread
     cfg = PipelineConfig.create_umma_umma_pipeline_cfg(2, G(T, 1), G(T, 1),
                                                        (1, 1, 1, 1))
-    k = Kernel(num_warps=2)
+    k = Kernel(num_warps=2, arch=arch)
     acc = k.pipeline("acc", cfg)
     p = k.task("p", 0, 1, produces=[acc])
     with p.domain_loop(0, 4):
@@ -376,10 +376,19 @@ def test_unimplemented_lowering_is_compile_error():
         c.wait(acc)
         c.release(acc)
     k.build()
-    try:
-        k.to_ptx()
-    except CompileError as err:
-        assert not isinstance(err, ValueError)
-        assert "not implemented" in err.message
-    else:
-        pytest.skip("tspipe-to-nvvm lowers umma_umma pipelines now")
+    return k
+
+
+def test_tcgen05_lowering_needs_sm100a():
+    # [X7]: tcgen05.commit exists only on the sm_100a family; on sm_90a the
+    # lowering stops with a CompileError naming the rule.
+    with pytest.raises(CompileError) as info:
+        _umma_umma_kernel("sm_90a").to_ptx()
+    assert not isinstance(info.value, ValueError)
+    assert "[X7]" in info.value.message
+    assert "sm_100a" in info.value.message
+
+
+def test_tcgen05_lowering_on_sm100a():
+    ptx = _umma_umma_kernel("sm_100a").to_ptx()
+    assert "tcgen05.commit.cta_group::1" in ptx
