@@ -8,6 +8,7 @@ lowering.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -193,12 +194,12 @@ def test_example_lowers_like_tspipe_opt(path):
     # defaults of both (they used to differ: O3 in Python, the NVVM
     # target's default O2 in tspipe-opt).
     text = path.read_text()
-    assert 'chip = "sm_90a", features = "+ptx80"' in text
+    chip = re.search(r'chip = "(sm_\w+)"', text).group(1)
     ptx = lower_to_ptx(text)
-    assert ".target sm_90a" in ptx and ".visible .entry" in ptx
+    assert f".target {chip}" in ptx and ".visible .entry" in ptx
     assert ptx == _tspipe_opt_ptx(path)
     # Naming the module's own chip changes nothing.
-    assert lower_to_ptx(text, arch="sm_90a") == ptx
+    assert lower_to_ptx(text, arch=chip) == ptx
 
 
 def test_built_kernel_lowers_like_tspipe_opt(tmp_path):
@@ -249,7 +250,12 @@ def test_every_supported_arch_lowers_examples_and_kernels():
         for arch in SUPPORTED_ARCHS:
             n = 0
             for path in sorted(glob.glob("examples/*.mlir")):
-                assert ".entry" in lower_to_ptx(open(path).read(), arch=arch)
+                text = open(path).read()
+                # tcgen05 examples lower only for the sm_100a family (X7).
+                if "sm_100a" in text and arch not in ("sm_100a", "sm_101a"):
+                    n += 1
+                    continue
+                assert ".entry" in lower_to_ptx(text, arch=arch)
                 n += 1
             ptx = k.to_ptx(arch)
             assert f".target {arch}" in ptx and "setmaxnreg" in ptx
