@@ -399,4 +399,44 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 }
 
 
-// BIN-COUNT-8: gpu.binary @m
+// -----
+
+// advance_on_wait (split consumer cursors): the wait uses and advances c,
+// the commit to the empty barrier uses and advances cr.
+// CHECK-LABEL: gpu.func @advance_on_wait
+// CHECK:         scf.for
+// CHECK:         scf.for %{{.*}} iter_args(%[[C:.*]] = %c0_i32, %[[CPH:.*]] = %c0_i32, %[[CR:.*]] = %c0_i32, %{{.*}} = %c0_i32)
+// CHECK:           %[[F:.*]] = llvm.getelementptr %{{.*}}[%[[C]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[F]], %[[CPH]]
+// CHECK:           arith.addi %[[C]], %c1_i32
+// CHECK:           %[[E:.*]] = llvm.getelementptr %{{.*}}[%[[CR]]]
+// CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
+// CHECK:           scf.if %[[EL]] {
+// CHECK-NEXT:        nvvm.tcgen05.commit %[[E]] : !llvm.ptr<3>
+// CHECK:           arith.addi %[[CR]], %c1_i32
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @advance_on_wait(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<tma_umma, num_stages = 2, num_bytes = 16384,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>,
+          advance_on_wait = true>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// BIN-COUNT-9: gpu.binary @m
