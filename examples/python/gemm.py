@@ -17,10 +17,10 @@ the four epilogue warps wait, read it and release it).
 The work methods build no tcgen05 operations: the MMA descriptors and the
 tensor-memory loads are outside this skeleton, which shows the pipelines,
 tasks and schedules. The kernel verifies with tspipe's C++ verifiers.
-Lowering: TmaUmma and UmmaAsync are pipeline types whose lowering to NVVM is
-still missing; ``tspipe.compile`` stops with a CompileError naming the
-unsupported pipeline type (this example then reports it and exits 0). Where
-the lowering exists, the PTX is assembled with ``ptxas -arch=sm_100a``.
+Lowering: ``tspipe.compile`` lowers both pipelines for sm_100a (tcgen05
+commits; see docs/Protocols.md) and the PTX is assembled with
+``ptxas -arch=sm_100a``; should lowering stop with a CompileError, the
+example reports it and exits 0.
 
 Run: ``python examples/python/gemm.py [out_dir]``.
 """
@@ -162,8 +162,7 @@ def main(argv=None) -> int:
     try:
         return compile_and_assemble(task_manager, ARCH, argv)
     except CompileError as err:
-        print(f"gemm: lowering stops here (tcgen05 pipelines do not lower "
-              f"yet): {err}")
+        print(f"gemm: lowering stopped: {err}")
         return 0
 
 

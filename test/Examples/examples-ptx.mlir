@@ -11,6 +11,35 @@
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream_interleaved.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
+// tcgen05 GEMM skeletons (sm_100a).
+// RUN: tspipe-opt %S/../../examples/umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=GEMM
+// RUN: tspipe-opt %S/../../examples/umma_gemm_2cta.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=GEMM2
+// RUN: tspipe-opt %S/../../examples/async_umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=AGEMM
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN100 %}
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/umma_gemm_2cta.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN100 %}
+// RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN100 %}
+
+// GEMM: gpu.binary @umma_gemm
+// GEMM-SAME: .target sm_100a
+// GEMM-SAME: mbarrier.arrive.expect_tx.shared.b64
+// GEMM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// GEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// GEMM-SAME: mbarrier.arrive.shared.b64
+
+// GEMM2: gpu.binary @umma_gemm_2cta
+// GEMM2-SAME: barrier.cluster.arrive.relaxed.aligned
+// GEMM2-SAME: mbarrier.arrive.expect_tx.shared.b64
+// GEMM2-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2
+// GEMM2-SAME: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
+// GEMM2-SAME: mapa.shared::cluster
+// GEMM2-SAME: mbarrier.arrive.shared::cluster.b64
+
+// AGEMM: gpu.binary @async_umma_gemm
+// AGEMM-SAME: mbarrier.arrive.shared.b64
+// AGEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+
+// BIN100: gpu.binary
+// BIN100-SAME: #gpu.object<#nvvm.target<chip = "sm_100a"
 
 // STREAM: gpu.binary @tma_stream
 // STREAM-SAME: .target sm_90a

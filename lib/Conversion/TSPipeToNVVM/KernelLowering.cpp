@@ -103,7 +103,8 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
       return pipe.emitOpError()
              << "lowering of " << stringifyPipelineType(type)
              << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
-                "async_async, tma_async and clc_fetch_async pipelines";
+                "async_async, tma_async, tma_umma, umma_async, async_umma, "
+                "umma_umma and clc_fetch_async pipelines";
     if (failed(protocol->checkSupported(pipe)))
       return failure();
     if (!pipe.getBarrierOffset())

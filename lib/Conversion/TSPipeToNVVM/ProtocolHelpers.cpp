@@ -102,6 +102,18 @@ Value BracketContext::ctaGate(SignalingThreads signaling) {
                                constI32(0));
 }
 
+void BracketContext::arriveOnPairLeader(Value barrier) {
+  int64_t v = config().getV();
+  if (v == 1) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrier, Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+    return;
+  }
+  Value rank = ctaRank();
+  Value inPair = arith::RemUIOp::create(b, loc, rank, constI32(v));
+  remoteArrive(barrier, arith::SubIOp::create(b, loc, rank, inPair));
+}
+
 void BracketContext::advance(Cursor &cursor, int64_t stride, Value gate) {
   int64_t numStages = config().getNumStages();
   Value next = arith::AddIOp::create(b, loc, cursor.index, constI32(stride));

@@ -78,8 +78,14 @@ def load_spec(path: str | Path) -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
-    for attr in ("KERNEL", "BLOCK_THREADS", "PARAMS", "OUTPUTS", "problems",
-                 "make_inputs", "expected", "check", "traffic_bytes"):
+    # A compile-only spec (COMPILE_ONLY = True) describes the launch but has
+    # no problems or checks: `make demo` lowers and assembles its kernel,
+    # nothing runs it.
+    required = ("KERNEL", "BLOCK_THREADS", "PARAMS", "OUTPUTS")
+    if not getattr(mod, "COMPILE_ONLY", False):
+        required += ("problems", "make_inputs", "expected", "check",
+                     "traffic_bytes")
+    for attr in required:
         if not hasattr(mod, attr):
             raise SpecError(f"{path}: launch spec lacks {attr}")
     return mod

@@ -283,6 +283,14 @@ def main(argv=None) -> int:
         from .harness import arch_runs_on
         if not arch or not arch_runs_on(arch, info.compute_capability):
             continue  # other targets (e.g. sm_100a PTX) cannot run here
+        from .harness import load_spec
+        if spec is not None and getattr(load_spec(spec), "COMPILE_ONLY",
+                                        False):
+            print(f"{example} ({arch}): compile-only launch spec; skipped")
+            report["examples"].append({"example": example, "arch": arch,
+                                       "status": "skipped",
+                                       "reason": "compile-only"})
+            continue
         if spec is None:
             print(f"{example} ({arch}): no launch spec in {examples_dir}; "
                   "skipped")

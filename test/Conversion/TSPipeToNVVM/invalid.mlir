@@ -1,11 +1,11 @@
 // RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --split-input-file --verify-diagnostics
 
 gpu.module @m {
-  gpu.func @unsupported_type(%n: index) kernel {
+  gpu.func @tcgen05_without_target(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) {
-      // expected-error @below {{lowering of umma_umma pipelines is not implemented yet; tspipe-to-nvvm lowers async_async, tma_async and clc_fetch_async pipelines}}
+      // expected-error @below {{[X7] umma_umma pipelines lower to tcgen05.commit, which needs an sm_100a-family target, but the gpu.module has no NVVM target; add #nvvm.target<chip = "sm_100a"> to its targets}}
       tspipe.pipeline @acc config(<umma_umma, num_stages = 2,
           producer_group = <thread, 1>, consumer_group = <thread, 1>>)
       tspipe.task @mma warps(0, 1) produces [@acc] {
@@ -152,6 +152,33 @@ gpu.module @m [#nvvm.target<chip = "sm_90">] {
       // expected-error @below {{[X7] registers(232) lowers to setmaxnreg, which needs an architecture-specific target, but the gpu.module targets chip = "sm_90"; use "sm_90a"}}
       tspipe.task @heavy warps(0, 4) registers(232) {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @tcgen05_on_sm90(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      // expected-error @below {{[X7] tma_umma pipelines lower to tcgen05.commit, which needs an sm_100a-family target, but the gpu.module targets chip = "sm_90a"; use chip = "sm_100a"}}
+      tspipe.pipeline @ab config(<tma_umma, num_stages = 2, num_bytes = 4096,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+      tspipe.task @load warps(0, 1) produces [@ab] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ab
+          tspipe.producer_commit @ab
+        }
+      }
+      tspipe.task @mma warps(1, 1) consumes [@ab] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ab
+          tspipe.consumer_release @ab
         }
       }
     }

@@ -1,0 +1,129 @@
+//===- Tcgen05Helpers.cpp - what the tcgen05 protocols share --------------===//
+//
+// Target gating, cta_group, multicast masks and the elected tcgen05.commit
+// of the TmaUmma, UmmaAsync, AsyncUmma and UmmaUmma protocols (Tcgen05.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+/// Chips whose PTX has `tcgen05` (the NVVM ops accept these).
+static bool isTcgen05Chip(StringRef chip) {
+  return chip == "sm_100a" || chip == "sm_101a";
+}
+
+LogicalResult tcgen05::checkSupported(PipelineOp pipe) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  StringRef type = stringifyPipelineType(cfg.getPipelineType());
+  auto module = pipe->getParentOfType<gpu::GPUModuleOp>();
+  ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr();
+  bool any = false;
+  for (Attribute t : targets ? targets.getValue() : ArrayRef<Attribute>()) {
+    auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
+    if (!nvvm)
+      continue;
+    any = true;
+    if (!isTcgen05Chip(nvvm.getChip()))
+      return pipe.emitOpError()
+             << "[X7] " << type
+             << " pipelines lower to tcgen05.commit, which needs an "
+                "sm_100a-family target, but the gpu.module targets chip = \""
+             << nvvm.getChip() << "\"; use chip = \"sm_100a\"";
+  }
+  if (!any)
+    return pipe.emitOpError()
+           << "[X7] " << type
+           << " pipelines lower to tcgen05.commit, which needs an "
+              "sm_100a-family target, but the gpu.module has no NVVM target; "
+              "add #nvvm.target<chip = \"sm_100a\"> to its targets";
+  if (cfg.getV() > 2)
+    return pipe.emitOpError()
+           << "cta_layout_vmnk has V = " << cfg.getV()
+           << ", but tcgen05 MMAs pair at most 2 CTAs; use V = 1 or 2";
+  if (cfg.getClusterSize() > 16)
+    return pipe.emitOpError()
+           << "cta_layout_vmnk spans " << cfg.getClusterSize()
+           << " CTAs, more than the 16 a tcgen05.commit multicast mask "
+              "names; use a cluster of at most 16 CTAs";
+  return success();
+}
+
+NVVM::CTAGroupKind tcgen05::ctaGroup(PipelineConfigAttr cfg) {
+  return cfg.getV() == 2 ? NVVM::CTAGroupKind::CTA_2
+                         : NVVM::CTAGroupKind::CTA_1;
+}
+
+/// `pattern << shift` truncated to the 16-bit mask operand.
+static Value shiftedMask(BracketContext &ctx, int64_t pattern, Value shift) {
+  Value wide = arith::ShLIOp::create(ctx.b, ctx.loc, ctx.constI32(pattern),
+                                     shift);
+  return arith::TruncIOp::create(ctx.b, ctx.loc, ctx.b.getI16Type(), wide);
+}
+
+Value tcgen05::pairMask(BracketContext &ctx) {
+  int64_t v = ctx.config().getV();
+  Value rank = ctx.kernel.ctaRank(ctx.b, ctx.loc);
+  // The pair leader's rank: rank rounded down to a multiple of V.
+  Value inPair = arith::RemUIOp::create(ctx.b, ctx.loc, rank, ctx.constI32(v));
+  Value leader = arith::SubIOp::create(ctx.b, ctx.loc, rank, inPair);
+  return shiftedMask(ctx, (int64_t(1) << v) - 1, leader);
+}
+
+Value tcgen05::multicastMask(BracketContext &ctx) {
+  PipelineConfigAttr cfg = ctx.config();
+  int64_t v = cfg.getV(), m = cfg.getM(), n = cfg.getN();
+  ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  Value rank = ctx.kernel.ctaRank(b, loc);
+  // q = m + M * (n + N * l): the pair index of this CTA.
+  Value q = arith::DivUIOp::create(b, loc, rank, ctx.constI32(v));
+  int64_t pairBits = (int64_t(1) << v) - 1;
+  Value mask;
+  auto unite = [&](Value part) {
+    mask = mask ? arith::OrIOp::create(b, loc, mask, part).getResult() : part;
+  };
+  if (mcast[0]) {
+    // This CTA's M row: same (m, l), every n. Its lowest rank is
+    // V * (m + M * N * l); the row repeats the pair bits every V * M ranks.
+    int64_t row = 0;
+    for (int64_t i = 0; i < n; ++i)
+      row |= pairBits << (v * m * i);
+    Value mIdx = arith::RemUIOp::create(b, loc, q, ctx.constI32(m));
+    Value lIdx = arith::DivUIOp::create(b, loc, q, ctx.constI32(m * n));
+    Value first = arith::AddIOp::create(
+        b, loc, mIdx,
+        arith::MulIOp::create(b, loc, lIdx, ctx.constI32(m * n)));
+    Value shift = arith::MulIOp::create(b, loc, first, ctx.constI32(v));
+    unite(shiftedMask(ctx, row, shift));
+  }
+  if (mcast[1]) {
+    // This CTA's N column: same (n, l), every m: V * M consecutive ranks
+    // starting at V * M * (n + N * l).
+    int64_t column = (int64_t(1) << (v * m)) - 1;
+    Value nl = arith::DivUIOp::create(b, loc, q, ctx.constI32(m));
+    Value shift = arith::MulIOp::create(b, loc, nl, ctx.constI32(v * m));
+    unite(shiftedMask(ctx, column, shift));
+  }
+  return mask;
+}
+
+void tcgen05::electCommit(BracketContext &ctx, Value barrier, Value mask,
+                          Value gate) {
+  NVVM::CTAGroupKind group = ctaGroup(ctx.config());
+  ctx.emitIf(gate, [&] {
+    Value elected = NVVM::ElectSyncOp::create(ctx.b, ctx.loc,
+                                              ctx.b.getI1Type(), Value());
+    ctx.emitIf(elected, [&] {
+      NVVM::Tcgen05CommitOp::create(
+          ctx.b, ctx.loc, barrier, mask,
+          NVVM::CTAGroupKindAttr::get(ctx.b.getContext(), group));
+    });
+  });
+}

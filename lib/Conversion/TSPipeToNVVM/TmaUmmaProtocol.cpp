@@ -1,0 +1,98 @@
+//===- TmaUmmaProtocol.cpp - TmaUmma bracket sequences --------------------===//
+//
+// A TMA copy fills a stage, tcgen05 MMAs drain it (docs/Protocols.md,
+// TmaUmma; ts-semantics 2.3). `lead` is the MMA leader CTA, rank % V == 0
+// (every CTA when V = 1); `mask` the multicast mask of Tcgen05.h.
+//
+//   bracket  | emitted
+//   acquire  | every producer warp on every CTA: WAIT E[p]; on `lead` (and
+//            | the task's first warp with task_warp_leader) one elected
+//            | thread per warp: ARRIVE.EXPECT_TX F[p], num_bytes
+//   commit   | nothing (the copies complete the bytes); the cursor advances
+//   wait     | WAIT F[c] (CtaLeader-gated)
+//   release  | one elected thread per warp: tcgen05.commit
+//            | cta_group::{1,2} E[c] (multicast to `mask` when T > 1)
+//   tail     | num_stages / stride x WAIT E[p]
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+namespace {
+
+class TmaUmmaProtocol final : public PipelineProtocol {
+public:
+  LogicalResult checkSupported(PipelineOp pipe) const override {
+    return tcgen05::checkSupported(pipe);
+  }
+
+  Value acquire(BracketContext &ctx) const override {
+    PipelineConfigAttr cfg = ctx.config();
+    Cursor &c = ctx.cursors.producer;
+    Value index = c.index;
+    // TS never gates a TmaUmma acquire: every producer warp of every CTA
+    // waits for the stage to be empty.
+    waitEmpty(ctx, index, Value());
+    // Only the MMA leader CTA of a pair arms the full barrier; the peer's
+    // copy completes its bytes there (num_bytes counts both CTAs, R56).
+    Value lead;
+    if (cfg.getV() > 1) {
+      Value rank = ctx.kernel.ctaRank(ctx.b, ctx.loc);
+      Value inPair = arith::RemUIOp::create(ctx.b, ctx.loc, rank,
+                                            ctx.constI32(cfg.getV()));
+      lead = arith::CmpIOp::create(ctx.b, ctx.loc, arith::CmpIPredicate::eq,
+                                   inPair, ctx.constI32(0));
+    }
+    Value warpGate;
+    if (bitEnumContainsAny(cfg.getProducerSignaling(),
+                           SignalingThreads::TaskWarpLeader))
+      warpGate = arith::CmpIOp::create(
+          ctx.b, ctx.loc, arith::CmpIPredicate::eq, ctx.kernel.warpIdx(),
+          ctx.constI32(ctx.task.getWarpIdx()));
+    ctx.emitIf(ctx.andGates(lead, warpGate), [&] {
+      Value elected =
+          NVVM::ElectSyncOp::create(ctx.b, ctx.loc, ctx.b.getI1Type(), Value());
+      ctx.emitIf(elected, [&] {
+        NVVM::MBarrierArriveExpectTxOp::create(
+            ctx.b, ctx.loc, Type(), ctx.fullBarrier(index),
+            ctx.constI32(cfg.getNumBytes()), NVVM::MemScopeKind::CTA, false,
+            Value());
+      });
+    });
+    if (cfg.getAdvanceOnAcquire())
+      ctx.advance(c, cfg.getAcquireStride());
+    return index;
+  }
+
+  void commit(BracketContext &ctx) const override {
+    // The copies complete the transaction bytes; no arrive.
+    auto [c, stride] = commitCursor(ctx);
+    ctx.advance(*c, stride);
+  }
+
+  void release(BracketContext &ctx) const override {
+    PipelineConfigAttr cfg = ctx.config();
+    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
+                                       : ctx.cursors.consumer;
+    Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
+    Value index = c.index;
+    ctx.emitIf(gate, [&] {
+      Value mask =
+          cfg.getClusterSize() > 1 ? tcgen05::multicastMask(ctx) : Value();
+      tcgen05::electCommit(ctx, ctx.emptyBarrier(index), mask, Value());
+    });
+    ctx.advanceAfterGated(c, cfg.getReleaseStride(), gate);
+  }
+};
+
+} // namespace
+
+const PipelineProtocol &mlir::tspipe::getTmaUmmaProtocol() {
+  static const TmaUmmaProtocol protocol;
+  return protocol;
+}

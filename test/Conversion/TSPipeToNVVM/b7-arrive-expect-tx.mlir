@@ -1,0 +1,89 @@
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
+// Every kernel assembles for sm_100a (format=bin runs ptxas).
+// RUN: %if ptxas %{ tspipe-opt %s --split-input-file --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
+
+// Field bug B7: with one stage, a single elected arming thread and a full
+// barrier initialized with count 1, the acquire must arrive *and* expect the
+// bytes (mbarrier.arrive.expect_tx), never a bare expect_tx: the phase needs
+// both the arrival and the bytes. Same sequence for TmaAsync and TmaUmma.
+
+// CHECK-LABEL: gpu.func @b7_tma_async_one_stage
+// CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
+// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
+// CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
+// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]
+// CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
+// CHECK:           scf.if %[[EL]] {
+// CHECK-NEXT:        %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
+// CHECK-NEXT:        nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
+// CHECK-NOT:       nvvm.mbarrier.expect_tx
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.arrive
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @b7_tma_async_one_stage(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<tma_async, num_stages = 1, num_bytes = 4096,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+          smem_bytes(4096)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @b7_tma_umma_one_stage
+// CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
+// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
+// CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
+// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]
+// CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
+// CHECK:           scf.if %[[EL]] {
+// CHECK-NEXT:        %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
+// CHECK-NEXT:        nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
+// CHECK-NOT:       nvvm.mbarrier.expect_tx
+// CHECK:         scf.for
+// CHECK:           nvvm.tcgen05.commit
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @b7_tma_umma_one_stage(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<tma_umma, num_stages = 1, num_bytes = 4096,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+          smem_bytes(4096)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+
+// BIN-COUNT-2: gpu.binary @m
