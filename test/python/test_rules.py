@@ -20,9 +20,10 @@ G = CooperativeGroup
 T = Agent.Thread
 
 
-def ring_cfg(**overrides):
+def ring_cfg(consumer_warps=1, **overrides):
     kwargs = dict(num_stages=2, producer_group=G(T, 32),
-                  consumer_group=G(T, 32), cta_layout_vmnk=(1, 1, 1, 1))
+                  consumer_group=G(T, 32 * consumer_warps),
+                  cta_layout_vmnk=(1, 1, 1, 1))
     kwargs.update(overrides)
     return PipelineConfig.create_async_async_pipeline_cfg(**kwargs)
 
@@ -31,7 +32,7 @@ def kernel(num_warps=2, producer=True, consumer=True, commit=True,
            registers=(None, None)):
     """An AsyncAsync ring: a producer on warp 0, a consumer on warp 1."""
     k = Kernel(num_warps=num_warps, name="ring")
-    ring = k.pipeline("ring", ring_cfg())
+    ring = k.pipeline("ring", ring_cfg(consumer_warps=num_warps - 1))
     if producer:
         prod = k.task("prod", warp_idx=0, num_warps=1, produces=[ring],
                       num_registers=registers[0])
