@@ -676,6 +676,35 @@ func.func @R63_domain_lanes_asymmetric_strides(%n: index) {
   return
 }
 
+// The wait role (stride 2) and the release role (stride 1) in separate
+// tasks.
+// CHECK-LABEL: func.func @R64_one_task_both_roles
+func.func @R64_one_task_both_roles(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(4) {
+    tspipe.pipeline @p config(<tma_umma, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, advance_on_wait = true, interleave_stride = [1, 1, 2, 1]>)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @mma warps(1, 2) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        %idx = tspipe.stage_index %s
+      }
+    }
+    tspipe.task @rel warps(3, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
 // Budgets.
 
 // CHECK-LABEL: func.func @R41_warpgroup_disagrees

@@ -107,27 +107,25 @@ TaskEvents collectEvents(TaskOp task) {
 /// dependency graph, derived from the IR).
 using Graph = llvm::StringMap<llvm::SetVector<StringRef>>;
 
-Graph buildGraph(KernelOp kernel) {
-  Graph g;
-  llvm::StringMap<SmallVector<TaskUse>> usesByPipe;
-  SmallVector<StringRef> pipes;
+Graph buildGraph(KernelOp kernel, const KernelUses &uses) {
+  // Per task, the pipelines it consumes and produces.
+  llvm::MapVector<Operation *,
+                  std::pair<SmallVector<StringRef>, SmallVector<StringRef>>>
+      sides;
   for (auto pipe : kernel.getBody().getOps<PipelineOp>())
-    pipes.push_back(pipe.getSymName());
-  for (auto task : kernel.getBody().getOps<TaskOp>()) {
-    SmallVector<StringRef> consumed, produced;
-    for (StringRef p : pipes)
-      for (const TaskUse &u : collectUses(kernel, p))
-        if (u.task == task) {
-          if (u.consumerSide())
-            consumed.push_back(p);
-          if (u.producerSide())
-            produced.push_back(p);
-        }
-    for (StringRef u : consumed)
-      for (StringRef d : produced)
+    for (const TaskUse &u : uses.of(pipe.getSymName())) {
+      auto &[consumed, produced] = sides[u.task];
+      if (u.consumerSide())
+        consumed.push_back(pipe.getSymName());
+      if (u.producerSide())
+        produced.push_back(pipe.getSymName());
+    }
+  Graph g;
+  for (auto &[task, lists] : sides)
+    for (StringRef u : lists.first)
+      for (StringRef d : lists.second)
         if (u != d)
           g[u].insert(d);
-  }
   return g;
 }
 
@@ -170,7 +168,8 @@ struct Side {
 
 class BracketChecker {
 public:
-  BracketChecker(KernelOp kernel) : kernel(kernel), graph(buildGraph(kernel)) {
+  BracketChecker(KernelOp kernel, const KernelUses &uses)
+      : kernel(kernel), uses(uses), graph(buildGraph(kernel, uses)) {
     for (auto pipe : kernel.getBody().getOps<PipelineOp>())
       pipes[pipe.getSymName()] = pipe;
   }
@@ -376,7 +375,7 @@ private:
   /// X6 (B20) and R65: a pipeline needs a producing and a consuming task;
   /// one task on both sides (ping-pong) needs a synchronous consumer.
   void checkBothSides(PipelineOp pipe) {
-    SmallVector<TaskUse> uses = collectUses(kernel, pipe.getSymName());
+    ArrayRef<TaskUse> uses = this->uses.of(pipe.getSymName());
     bool produced = llvm::any_of(uses, [](const TaskUse &u) {
       return u.producerSide();
     });
@@ -416,6 +415,7 @@ private:
   }
 
   KernelOp kernel;
+  const KernelUses &uses;
   Graph graph;
   llvm::MapVector<StringRef, PipelineOp> pipes;
   bool ok = true;
@@ -423,6 +423,7 @@ private:
 
 } // namespace
 
-LogicalResult rules::verifyBracketRules(KernelOp kernel) {
-  return success(BracketChecker(kernel).run());
+LogicalResult rules::verifyBracketRules(KernelOp kernel,
+                                        const KernelUses &uses) {
+  return success(BracketChecker(kernel, uses).run());
 }

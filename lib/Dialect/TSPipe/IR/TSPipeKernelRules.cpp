@@ -11,6 +11,7 @@
 #include "TSPipeRules.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace mlir::tspipe;
@@ -37,31 +38,42 @@ PipelineOp rules::stagePipeline(Value stage, bool &producerSide) {
   return {};
 }
 
-SmallVector<TaskUse> rules::collectUses(KernelOp kernel, StringRef pipe) {
-  SmallVector<TaskUse> uses;
+KernelUses::KernelUses(KernelOp kernel) {
   for (auto task : kernel.getBody().getOps<TaskOp>()) {
-    TaskUse use{task};
+    llvm::MapVector<StringRef, TaskUse> mine; // this task's, in first-use order
+    auto useOf = [&](StringRef pipe) -> TaskUse & {
+      return mine.try_emplace(pipe, TaskUse{task}).first->second;
+    };
     task.walk([&](Operation *op) {
       if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
               op)) {
         bool producer = false;
-        PipelineOp p = stagePipeline(op->getOperand(0), producer);
-        if (p && p.getSymName() == pipe)
+        if (PipelineOp p = stagePipeline(op->getOperand(0), producer)) {
+          TaskUse &use = useOf(p.getSymName());
           (producer ? use.producerWork : use.consumerWork) = true;
+        }
         return;
       }
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
-      if (!ref || ref.getValue() != pipe)
+      if (!ref || isa<CurrentStageOp, ProducerTailOp>(op))
         return;
+      TaskUse &use = useOf(ref.getValue());
       use.acquires |= isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
       use.commits |= isa<ProducerCommitOp>(op);
       use.waits |= isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
       use.releases |= isa<ConsumerReleaseOp>(op);
     });
-    if (use.producerSide() || use.consumerSide())
-      uses.push_back(use);
+    for (auto &[pipe, use] : mine)
+      if (use.producerSide() || use.consumerSide())
+        byPipe[pipe].push_back(use);
   }
-  return uses;
+}
+
+ArrayRef<TaskUse> KernelUses::of(StringRef pipeline) const {
+  auto it = byPipe.find(pipeline);
+  if (it == byPipe.end())
+    return {};
+  return it->second;
 }
 
 int64_t rules::sumWarps(ArrayRef<TaskOp> tasks) {
@@ -100,7 +112,7 @@ bool rules::isDomainLane(TaskOp task, int64_t k) {
 SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
                                                     StringRef pipeline) {
   SmallVector<TaskOp> tasks;
-  for (const TaskUse &use : collectUses(kernel, pipeline))
+  for (const TaskUse &use : KernelUses(kernel).of(pipeline))
     if (use.releases)
       tasks.push_back(use.task);
   return tasks;
@@ -208,7 +220,8 @@ static LogicalResult verifyAsymmetricSides(PipelineOp pipe,
   return success(ok);
 }
 
-LogicalResult rules::verifyLaneRules(KernelOp kernel) {
+LogicalResult rules::verifyLaneRules(KernelOp kernel,
+                                     const KernelUses &kernelUses) {
   bool ok = true;
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
@@ -221,7 +234,7 @@ LogicalResult rules::verifyLaneRules(KernelOp kernel) {
          [](const TaskUse &u) { return u.usesWaitRole(); }},
         {"consumer_release", cfg.getReleaseStride(),
          [](const TaskUse &u) { return u.releases; }}};
-    SmallVector<TaskUse> uses = collectUses(kernel, pipe.getSymName());
+    ArrayRef<TaskUse> uses = kernelUses.of(pipe.getSymName());
     ok &= succeeded(verifyLaneOwnership(pipe, uses, roles));
     ok &= succeeded(verifyAsymmetricSides(pipe, uses, roles));
   }
@@ -235,11 +248,12 @@ LogicalResult rules::verifyLaneRules(KernelOp kernel) {
 LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   // Every group runs, so that one verification lists every broken rule.
   bool ok = true;
+  KernelUses uses(kernel);
   ok &= succeeded(verifyTargetRules(kernel));
   ok &= succeeded(verifyBudgetRules(kernel));
-  ok &= succeeded(verifyBracketRules(kernel));
-  ok &= succeeded(verifyLaneRules(kernel));
-  ok &= succeeded(verifySignalingRules(kernel));
+  ok &= succeeded(verifyBracketRules(kernel, uses));
+  ok &= succeeded(verifyLaneRules(kernel, uses));
+  ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
   return success(ok);
 }

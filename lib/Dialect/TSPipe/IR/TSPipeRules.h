@@ -32,8 +32,17 @@ struct TaskUse {
   bool consumerSide() const { return waits || releases || consumerWork; }
 };
 
-/// Every task of `kernel` that uses `pipeline`, with its roles.
-SmallVector<TaskUse> collectUses(KernelOp kernel, StringRef pipeline);
+/// Every task's uses of every pipeline of a kernel, from one walk of its
+/// tasks (so that the rules stay linear in the size of the kernel).
+class KernelUses {
+public:
+  explicit KernelUses(KernelOp kernel);
+  /// The tasks that use `pipeline`, in task order, with their roles.
+  ArrayRef<TaskUse> of(StringRef pipeline) const;
+
+private:
+  llvm::StringMap<SmallVector<TaskUse>> byPipe;
+};
 
 /// The pipeline and side (true: producer) a stage handle belongs to, from
 /// the bracket that made it; null when it does not come from a bracket.
@@ -49,12 +58,12 @@ std::string taskList(ArrayRef<TaskOp> tasks);
 bool isDomainLane(TaskOp task, int64_t k);
 
 /// Arrive counts and signaling (R11, R12, R25, R45-R54, R56, X2-X4).
-LogicalResult verifySignalingRules(KernelOp kernel);
+LogicalResult verifySignalingRules(KernelOp kernel, const KernelUses &uses);
 /// Interleaved lanes (R62-R64).
-LogicalResult verifyLaneRules(KernelOp kernel);
+LogicalResult verifyLaneRules(KernelOp kernel, const KernelUses &uses);
 /// Bracket order and schedule shape (R32-R34, R40, R65, X8) and pipelines
 /// used on one side only (X6, B20).
-LogicalResult verifyBracketRules(KernelOp kernel);
+LogicalResult verifyBracketRules(KernelOp kernel, const KernelUses &uses);
 /// Register and tensor-memory budgets (R41, R42, R44).
 LogicalResult verifyBudgetRules(KernelOp kernel);
 /// Copies and commits that fill or drain stages (X5, X6).

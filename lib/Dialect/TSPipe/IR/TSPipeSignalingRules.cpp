@@ -443,11 +443,12 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
 // Driver
 //===----------------------------------------------------------------------===//
 
-LogicalResult rules::verifySignalingRules(KernelOp kernel) {
+LogicalResult rules::verifySignalingRules(KernelOp kernel,
+                                          const KernelUses &kernelUses) {
   bool ok = true;
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
-    SmallVector<TaskUse> uses = collectUses(kernel, pipe.getSymName());
+    ArrayRef<TaskUse> uses = kernelUses.of(pipe.getSymName());
     ok &= succeeded(verifySignalingFlags(pipe, uses));
     if (uses.empty())
       continue;
