@@ -380,3 +380,29 @@ func.func @X4_all_thread_release_on_cluster(%n: index) {
   }
   return
 }
+
+// -----
+
+// R56: a declared byte count whose product overflows is reported, not
+// wrapped around.
+func.func @R56_bytes_per_warp_overflow(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    // expected-error @+1 {{[R56] num_bytes_per_warp_per_cta 9223372036854775807 x 1 x 2 producer warps overflows, so it cannot equal num_bytes = 4096}}
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 4096, producer_group = <thread, 1>, consumer_group = <thread, 1>, producer_signaling = task_warp_leader, num_bytes_per_warp_per_cta = 9223372036854775807>)
+    tspipe.task @load warps(0, 2) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}

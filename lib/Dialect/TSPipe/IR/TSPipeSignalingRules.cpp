@@ -14,6 +14,7 @@
 #include "TSPipeRules.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -428,9 +429,20 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
                  : cfg.getPipelineType() == PipelineType::TmaUmma
                      ? cfg.getV()
                      : cfg.getClusterSize();
-  int64_t expected = *perWarp * mult * wp;
-  if (cfg.getNumBytes() == expected)
+  // num_bytes_per_warp_per_cta is any positive int64: multiply with
+  // overflow checks (an overflowing product never equals num_bytes).
+  int64_t perCtas = 0, expected = 0;
+  bool overflow = llvm::MulOverflow(*perWarp, mult, perCtas) ||
+                  llvm::MulOverflow(perCtas, wp, expected);
+  if (!overflow && cfg.getNumBytes() == expected)
     return success();
+  if (overflow)
+    return pipe.emitOpError()
+           << "[R56] num_bytes_per_warp_per_cta " << *perWarp << " x "
+           << mult << " x " << wp
+           << " producer warps overflows, so it cannot equal num_bytes = "
+           << cfg.getNumBytes() << "; declare the bytes one warp of one CTA "
+           << "copies";
   return pipe.emitOpError()
          << "[R56] num_bytes = " << cfg.getNumBytes() << ", but "
          << "num_bytes_per_warp_per_cta " << *perWarp << " x " << mult
