@@ -27,7 +27,7 @@ gpu.module @demo [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
-    tspipe.kernel warps(5) {
+    tspipe.kernel warps(6) {
       tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 4096, producer_group = <thread, 1>, consumer_group = <thread, 4>>) smem_bytes(16384)
       tspipe.pipeline @acc config(<async_async, num_stages = 2, producer_group = <thread, 128>, consumer_group = <thread, 32>>)
       tspipe.task @load warps(0, 1) produces [@ring] {
@@ -46,6 +46,14 @@ gpu.module @demo [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
           tspipe.last_iter {
             %a = tspipe.producer_acquire @acc
             tspipe.producer_commit @acc
+          }
+        }
+      }
+      tspipe.task @store warps(5, 1) consumes [@acc] {
+        tspipe.domain_loop %i = %c0 to %c8 step %c1 {
+          tspipe.last_iter {
+            %a = tspipe.consumer_wait @acc
+            tspipe.consumer_release @acc
           }
         }
       }
@@ -77,7 +85,7 @@ def test_register_dialect_in_plain_context():
 def test_round_trip(ctx):
     module = ir.Module.parse(KERNEL)
     printed = str(module)
-    assert "tspipe.kernel warps(5)" in printed
+    assert "tspipe.kernel warps(6)" in printed
     assert "tspipe.consumer_wait @ring ready(" in printed
     again = ir.Module.parse(printed)
     assert str(again) == printed
@@ -107,7 +115,7 @@ def test_generated_op_classes_and_enums(ctx):
 
     module.operation.walk(collect)
     assert len(kernels) == 1 and isinstance(kernels[0], tsd.KernelOp)
-    assert ir.IntegerAttr(kernels[0].attributes["num_warps"]).value == 5
+    assert ir.IntegerAttr(kernels[0].attributes["num_warps"]).value == 6
 
 
 def test_op_builder(ctx):

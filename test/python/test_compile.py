@@ -236,13 +236,14 @@ def test_every_supported_arch_lowers_examples_and_kernels():
         from tspipe.ts import Agent, CooperativeGroup as G, Kernel, PipelineConfig
         T = Agent.Thread
         cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
-        k = Kernel(num_warps=5, name="regs", args=["out"])
+        k = Kernel(num_warps=8, name="regs", args=["out"])
         ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
-        load = k.task("load", 0, 1, produces=[ring], num_registers=40)
+        load = k.task("load", 0, 1, produces=[ring])
         with load.domain_loop(0, 8):
             load.acquire(ring).buffer()
             load.commit(ring)
-        math = k.task("math", 1, 4, consumes=[ring], num_registers=232)
+        # setmaxnreg is warpgroup-wide: a whole warpgroup (R41).
+        math = k.task("math", 4, 4, consumes=[ring], num_registers=232)
         with math.domain_loop(0, 8):
             math.wait(ring)
             math.release(ring)

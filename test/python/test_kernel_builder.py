@@ -130,9 +130,10 @@ def test_try_tokens_pair_with_next_bracket():
 
 
 def test_guards_current_stage_and_tail():
-    k = Kernel(num_warps=3)
+    # Registers on whole warpgroups (R41): p and c cover warps 0-3.
+    k = Kernel(num_warps=4)
     acc = k.pipeline("acc", PipelineConfig.create_async_async_pipeline_cfg(
-        2, G(T, 32), G(T, 64), None, advance_on_acquire=False), smem_bytes=2048)
+        2, G(T, 32), G(T, 96), None, advance_on_acquire=False), smem_bytes=2048)
     p = k.task("p", 0, 1, produces=[acc], num_registers=232)
     with p.domain_loop(0, 8) as iv:
         assert isinstance(iv, ir.Value) and str(iv.type) == "index"
@@ -140,7 +141,7 @@ def test_guards_current_stage_and_tail():
             p.acquire(acc).index()
             p.commit(acc)
     p.producer_tail(acc)
-    c = k.task("c", 1, 2, consumes=[acc])
+    c = k.task("c", 1, 3, consumes=[acc], num_registers=232)
     with c.domain_loop(0, 8):
         with c.first_iter():
             stage = c.wait(acc)
@@ -156,8 +157,11 @@ def test_guards_current_stage_and_tail():
 
 def test_cluster_and_cta_task():
     # One consumer warp releasing both CTAs' stages: 2 arrivals (R54).
+    # Both CTAs' copies land on the leader's barrier: bytes per warp per CTA
+    # x 2 CTAs x 1 producer warp = num_bytes (R56).
     cfg = tma_cfg(cta_layout_vmnk=(1, 2, 1, 1), consumer_group=G(T, 2),
-                  consumer_signaling_threads=SignalingThreads.CtaLeader)
+                  consumer_signaling_threads=SignalingThreads.CtaLeader,
+                  num_bytes_per_warp_per_cta=2048)
     k = Kernel(num_warps=2, cluster=(2, 1, 1))
     ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
     p = k.task("p", 0, 1, produces=[ring])
@@ -468,8 +472,7 @@ def test_numpy_integers_are_ints():
     assert type(k.num_warps) is int and k.cluster == (1, 1, 1)
     ring = k.pipeline("ring", tma_cfg(num_stages=np.int64(4)),
                       smem_bytes=np.int64(4 * 4096))
-    load = k.task("load", np.int32(0), np.uint8(1), produces=[ring],
-                  num_registers=np.int64(40))
+    load = k.task("load", np.int32(0), np.uint8(1), produces=[ring])
     with load.domain_loop(np.int64(0), np.int64(16), np.int16(1)):
         load.acquire(ring)
         load.commit(ring)
@@ -482,6 +485,12 @@ def test_numpy_integers_are_ints():
                  for op in ops_of(module, "arith.constant")]
     assert sorted(constants) == [0, 1, 16]   # shared by both tasks
     k.build()
+    # A register count on a whole warpgroup (R41).
+    regs = Kernel(num_warps=4)
+    with regs.task("t", 0, np.int64(4), num_registers=np.int64(40)).domain_loop(0, 1):
+        pass
+    assert "registers(40)" in regs.to_mlir()
+    regs.build()
     with pytest.raises(TypeError):
         Kernel(num_warps=np.bool_(True))
     with pytest.raises(TypeError):
@@ -569,8 +578,13 @@ def test_r18_task_parameters():
 
 
 def test_r57_layout_vs_cluster():
-    # A (1,1,1,1) layout in a 2-CTA cluster.
+    # A CTA-local (1,1,1,1) pipeline runs on any cluster (TS's split-K).
     k, _, _, _ = producer_consumer(cluster=(2, 1, 1))
+    k.build()
+    # A pipeline spanning 2 CTAs of a 4-CTA cluster does not.
+    k, _, _, _ = producer_consumer(
+        cluster=(4, 1, 1),
+        cfg=tma_cfg(cta_layout_vmnk=(1, 2, 1, 1), consumer_group=G(T, 8)))
     err = expect_schedule_error(k, "R57")
     assert "cluster" in err.message
 

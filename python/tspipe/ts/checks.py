@@ -84,7 +84,7 @@ def identifier_problem(kind: str, name) -> Optional[str]:
 # sm_80/sm_89 it cannot select elect.sync or the mbarrier parity waits either.
 # Each of these lowers every example and the builder's kernels without an
 # LLVM fatal error (test_compile.py).
-SUPPORTED_ARCHS: Tuple[str, ...] = ("sm_90a", "sm_100a", "sm_101a", "sm_103a",
+SUPPORTED_ARCHS: Tuple[str, ...] = ("sm_90a", "sm_100a", "sm_103a", "sm_110a",
                                     "sm_120a")
 
 

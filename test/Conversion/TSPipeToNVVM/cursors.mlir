@@ -144,7 +144,7 @@ gpu.module @m {
 // CHECK-NEXT:      nvvm.setmaxregister decrease 40
 // CHECK:         scf.if
 // CHECK-NEXT:      nvvm.setmaxregister increase 232
-gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
   gpu.func @register_hints(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -14,6 +14,12 @@ gpu.module @m {
           tspipe.producer_commit @acc
         }
       }
+      tspipe.task @mma2 warps(1, 1) consumes [@acc] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @acc
+          tspipe.consumer_release @acc
+        }
+      }
     }
     gpu.return
   }
@@ -79,7 +85,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %true = arith.constant true
-    tspipe.kernel warps(1) {
+    tspipe.kernel warps(2) {
       tspipe.pipeline @ring config(<async_async, num_stages = 2,
           producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @producer warps(0, 1) produces [@ring] {
@@ -88,6 +94,13 @@ gpu.module @m {
             // expected-error @below {{must be a direct child of the task, its domain loop or a loop guard (pipeline cursors cannot be carried through 'scf.if')}}
             %s = tspipe.producer_acquire @ring
           }
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
         }
       }
     }
@@ -101,7 +114,7 @@ gpu.module @m {
   gpu.func @negative_step(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %cm1 = arith.constant -1 : index
-    tspipe.kernel warps(1) {
+    tspipe.kernel warps(2) {
       tspipe.pipeline @ring config(<async_async, num_stages = 2,
           producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @producer warps(0, 1) produces [@ring] {
@@ -111,6 +124,12 @@ gpu.module @m {
           tspipe.producer_commit @ring
         }
       }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %n to %c0 step %cm1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
     }
     gpu.return
   }
@@ -118,7 +137,7 @@ gpu.module @m {
 
 // -----
 
-gpu.module @m [#nvvm.target<chip = "sm_80">] {
+gpu.module @m [#nvvm.target<chip = "sm_80", features = "+ptx70">] {
   gpu.func @X7_pre_hopper_target(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -144,7 +163,7 @@ func.func @kernel_outside_gpu_module(%n: index) {
 
 // -----
 
-gpu.module @m [#nvvm.target<chip = "sm_90">] {
+gpu.module @m [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
   gpu.func @X7_setmaxnreg_needs_arch_specific(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -116,7 +116,8 @@ gpu.module @m {
     tspipe.kernel warps(4) {
       tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 4096,
           producer_group = <thread, 1>, consumer_group = <thread, 2>,
-          producer_signaling = task_warp_leader>)
+          producer_signaling = task_warp_leader,
+          num_bytes_per_warp_per_cta = 2048>)
       tspipe.task @compute warps(0, 2) consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.consumer_wait @ring

@@ -874,21 +874,8 @@ gpu.module @R27_tail_on_consumed_pipeline {
 gpu.module @R57_layout_cluster_mismatch {
   gpu.func @R57_layout_cluster_mismatch() kernel {
     tspipe.kernel warps(1) cluster([2, 2, 1]) {
-      // expected-error @+1 {{'tspipe.pipeline' op [R57] cta_layout_vmnk has 2 CTAs but the kernel's cluster has 4; make the product V*M*N*L equal the cluster size}}
+      // expected-error @+1 {{'tspipe.pipeline' op [R57] cta_layout_vmnk has 2 CTAs but the kernel's cluster has 4; a pipeline that spans CTAs must cover the whole cluster (make V*M*N*L equal the cluster size), or be CTA-local with cta_layout_vmnk = [1, 1, 1, 1]}}
       tspipe.pipeline @p config(<tma_umma, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, cta_layout_vmnk = [2, 1, 1, 1]>)
-    }
-    gpu.return
-  }
-}
-
-// -----
-
-// R57: the default layout is one CTA, so a cluster kernel must spell it out.
-gpu.module @R57_default_layout_in_cluster {
-  gpu.func @R57_default_layout_in_cluster() kernel {
-    tspipe.kernel warps(1) cluster([1, 2, 1]) {
-      // expected-error @+1 {{'tspipe.pipeline' op [R57] cta_layout_vmnk has 1 CTAs but the kernel's cluster has 2; make the product V*M*N*L equal the cluster size}}
-      tspipe.pipeline @p config(<tma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
     }
     gpu.return
   }
@@ -1253,10 +1240,11 @@ gpu.module @stage_from_select {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @t warps(0, 1) consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+          // expected-error @+1 {{'tspipe.consumer_wait' op stage handle is used by 'arith.select' (operand 1), but only tspipe.stage_index, tspipe.full_barrier, tspipe.empty_barrier and tspipe.stage_buffer may read a stage}}
           %a = tspipe.consumer_wait @p
           %b = tspipe.current_stage @p consumer
+          // expected-note @+1 {{the other user}}
           %s = arith.select %c, %a, %b : !tspipe.stage
-          // expected-error @+1 {{'tspipe.stage_index' op stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a result of 'arith.select'; use the stage handle of the bracket directly}}
           %k = tspipe.stage_index %s
           tspipe.consumer_release @p
         }
@@ -1972,17 +1960,25 @@ gpu.module @R52_producer_count {
   gpu.func @R52_producer_count(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    tspipe.kernel warps(2) {
+    tspipe.kernel warps(3) {
       // expected-error @+1 {{[R52] producer_group gives 32 arrivals per stage, but the producer tasks @p0[1], @p1[1] arrive with 64 threads (32 x 2 warps); set producer_group = <thread, 64>}}
       tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @p0 warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
         }
       }
       tspipe.task @p1 warps(1, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @use warps(2, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
         }
       }
     }
@@ -2007,6 +2003,12 @@ gpu.module @R53_multi_warp_producer {
           tspipe.producer_commit @ring
         }
       }
+      tspipe.task @use warps(2, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
     }
     gpu.return
   }
@@ -2019,13 +2021,19 @@ gpu.module @R53_twl_count {
   gpu.func @R53_twl_count(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    tspipe.kernel warps(2) {
+    tspipe.kernel warps(3) {
       // expected-error @+1 {{[R53] producer_group gives 2 arrivals per stage, but the TMA producer tasks @load[2] arm each stage 1 time(s) (one per task); set producer_group = <thread, 1>}}
-      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 2>, consumer_group = <thread, 1>, producer_signaling = task_warp_leader>)
+      tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 2>, consumer_group = <thread, 1>, producer_signaling = task_warp_leader, num_bytes_per_warp_per_cta = 512>)
       tspipe.task @load warps(0, 2) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @use warps(2, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
         }
       }
     }
@@ -2049,6 +2057,12 @@ gpu.module @R54_consumer_count {
           tspipe.consumer_release @ring
         }
       }
+      tspipe.task @prod warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
     }
     gpu.return
   }
@@ -2061,13 +2075,19 @@ gpu.module @R62_lane_ownership {
   gpu.func @R62_lane_ownership(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    tspipe.kernel warps(3) {
+    tspipe.kernel warps(4) {
       tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
       // expected-error @+1 {{[R62] uses the producer_acquire role of '@ring' with interleave_stride 2 but has 3 warps; give the task exactly 2 warps (one per lane) or step its domain loop by 2 from a constant start (one lane per task)}}
       tspipe.task @load warps(0, 3) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @use warps(3, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
         }
       }
     }
@@ -2084,7 +2104,7 @@ gpu.module @R52_domain_lane_count {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    tspipe.kernel warps(2) {
+    tspipe.kernel warps(3) {
       // expected-error @+1 {{[R52] consumer_group gives 64 arrivals per stage, but the consumer tasks of lane 0 @lane0[1] arrive with 32 threads; set consumer_group = <thread, 32>}}
       tspipe.pipeline @ring config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 64>, interleave_stride = [1, 1, 2, 2]>)
       tspipe.task @lane0 warps(0, 1) consumes [@ring] {
@@ -2097,6 +2117,12 @@ gpu.module @R52_domain_lane_count {
         tspipe.domain_loop %i = %c1 to %n step %c2 {
           %s = tspipe.consumer_wait @ring
           tspipe.consumer_release @ring
+        }
+      }
+      tspipe.task @prod warps(2, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
         }
       }
     }

@@ -323,17 +323,17 @@ gpu.func @cluster_fields() kernel {
 }
 
 // Every bracket, try tokens, stage accessors, loop guards, a dynamic domain
-// end, a task on one CTA with a register count, a task that both produces and
-// consumes, and the allocation attributes written by tspipe-allocate-smem.
+// end, a task on one CTA, a task with a register count, a task that both
+// produces and consumes, and the allocation attributes written by
+// tspipe-allocate-smem.
 // CHECK-LABEL: gpu.func @brackets
 // CHECK-SAME:    (%[[N:.*]]: index)
 // CHECK:       tspipe.kernel warps(8) cluster([2, 1, 1]) attributes {smem_bytes = 33280 : i64} {
 // CHECK-NEXT:    tspipe.pipeline @a config({{.*}}) smem_bytes(16384) {barrier_offset = 0 : i64, buffer_offset = 128 : i64}
 // CHECK-NEXT:    tspipe.pipeline @b config({{.*}}) smem_bytes(16384) {barrier_offset = 64 : i64, buffer_offset = 16512 : i64}
-// CHECK-NEXT:    tspipe.task @load warps(0, 1) produces [@a] cta(0) registers(40) {
+// CHECK-NEXT:    tspipe.task @load warps(0, 1) produces [@a] cta(0) {
 // CHECK-NEXT:      %[[READY:.*]] = tspipe.producer_try_acquire @a
-// CHECK-NEXT:      %[[S0:.*]] = tspipe.producer_acquire @a ready(%[[READY]])
-// CHECK-NEXT:      %{{.*}} = tspipe.full_barrier %[[S0]] : !llvm.ptr<3>
+// CHECK-NEXT:      %{{.*}} = tspipe.producer_acquire @a ready(%[[READY]])
 // CHECK-NEXT:      tspipe.producer_commit @a
 // CHECK-NEXT:      tspipe.domain_loop %[[IV:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:        %[[S1:.*]] = tspipe.producer_acquire @a
@@ -352,11 +352,11 @@ gpu.func @cluster_fields() kernel {
 // CHECK-NEXT:        %{{.*}} = tspipe.stage_buffer %[[IN]] : !llvm.ptr<3>
 // CHECK-NEXT:        %[[OUT:.*]] = tspipe.producer_acquire @b
 // CHECK-NEXT:        %{{.*}} = tspipe.stage_buffer %[[OUT]] : !llvm.ptr<3>
-// CHECK-NEXT:        tspipe.producer_commit @b
 // CHECK-NEXT:        tspipe.first_iter {
 // CHECK-NEXT:          %[[CUR:.*]] = tspipe.current_stage @b producer
 // CHECK-NEXT:          %{{.*}} = tspipe.stage_index %[[CUR]]
 // CHECK-NEXT:        }
+// CHECK-NEXT:        tspipe.producer_commit @b
 // CHECK-NEXT:        tspipe.consumer_release @a
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
@@ -382,13 +382,12 @@ gpu.func @brackets(%n: index) kernel {
         {barrier_offset = 0 : i64, buffer_offset = 128 : i64}
     tspipe.pipeline @b config(<async_async, num_stages = 2,
         producer_group = <thread, 96>, consumer_group = <thread, 128>,
-        cta_layout_vmnk = [2, 1, 1, 1]>) smem_bytes(16384)
+        cta_layout_vmnk = [1, 2, 1, 1]>) smem_bytes(16384)
         {barrier_offset = 64 : i64, buffer_offset = 16512 : i64}
-    tspipe.task @load warps(0, 1) produces [@a] cta(0) registers(40) {
+    tspipe.task @load warps(0, 1) produces [@a] cta(0) {
       // Head: one bracket before the loop.
       %ready = tspipe.producer_try_acquire @a
       %s0 = tspipe.producer_acquire @a ready(%ready)
-      %full = tspipe.full_barrier %s0 : !llvm.ptr<3>
       tspipe.producer_commit @a
       tspipe.domain_loop %i = %c0 to %n step %c1 {
         %s = tspipe.producer_acquire @a
@@ -408,11 +407,11 @@ gpu.func @brackets(%n: index) kernel {
         %src = tspipe.stage_buffer %in : !llvm.ptr<3>
         %out = tspipe.producer_acquire @b
         %dst = tspipe.stage_buffer %out : !llvm.ptr<3>
-        tspipe.producer_commit @b
         tspipe.first_iter {
           %cur = tspipe.current_stage @b producer
           %k = tspipe.stage_index %cur
         }
+        tspipe.producer_commit @b
         tspipe.consumer_release @a
       }
     }

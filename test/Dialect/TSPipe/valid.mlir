@@ -245,12 +245,13 @@ gpu.func @R9_negative_num_bytes() kernel {
   gpu.return
 }
 
-// Valid: the largest transaction count an mbarrier phase holds.
+// Valid: the largest transaction count an mbarrier phase holds (2^20 - 1),
+// rounded down to the 16-byte multiple bulk copies move (X6).
 // CHECK-LABEL: gpu.func @R9_tx_count_limit
-// CHECK:         tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048575,
+// CHECK:         tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048560,
 gpu.func @R9_tx_count_limit() kernel {
   tspipe.kernel warps(1) {
-    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048575, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1048560, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
   }
   gpu.return
 }
@@ -287,7 +288,7 @@ gpu.func @overlapping_tasks(%n: index) kernel {
 // CHECK-LABEL: gpu.func @R52_R54_counts
 // CHECK:         tspipe.pipeline @aa config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 32>>)
 // CHECK:         tspipe.pipeline @tma config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
-// CHECK:         tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader>)
+// CHECK:         tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader, num_bytes_per_warp_per_cta = 512>)
 // CHECK:         tspipe.pipeline @lanes config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = [1, 1, 2, 2]>)
 gpu.func @R52_R54_counts(%n: index) kernel {
   %c0 = arith.constant 0 : index
@@ -296,7 +297,7 @@ gpu.func @R52_R54_counts(%n: index) kernel {
   tspipe.kernel warps(16) {
     tspipe.pipeline @aa config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 32>>)
     tspipe.pipeline @tma config(<tma_async, num_stages = 4, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2, 2, 1, 1]>)
-    tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader>)
+    tspipe.pipeline @twl config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 128>, producer_signaling = task_warp_leader, num_bytes_per_warp_per_cta = 512>)
     tspipe.pipeline @lanes config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = [1, 1, 2, 2]>)
     tspipe.task @aa_producer warps(0, 2) produces [@aa] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
@@ -465,7 +466,7 @@ gpu.module @valid_ops {
 gpu.func @R16_no_domain_loop() kernel {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  tspipe.kernel warps(1) {
+  tspipe.kernel warps(2) {
     tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
     tspipe.task @t warps(0, 1) produces [@p] {
       %s = tspipe.producer_acquire @p
@@ -473,6 +474,12 @@ gpu.func @R16_no_domain_loop() kernel {
       tspipe.domain_loop %i = %c0 to %c1 step %c1 {
       }
       tspipe.producer_tail @p
+    }
+    tspipe.task @u warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
     }
   }
   gpu.return
@@ -503,22 +510,23 @@ gpu.func @R17_zero_step(%step: index) kernel {
 
 // Valid: the edges of setmaxnreg's range and CTA ranks of a 2-CTA cluster.
 // CHECK-LABEL: gpu.func @R18_registers_not_multiple_of_8
-// CHECK:         tspipe.task @lo warps(0, 1) cta(0) registers(24)
-// CHECK:         tspipe.task @hi warps(1, 1) cta(1) registers(256)
-// CHECK:         tspipe.task @mid warps(2, 1) registers(232)
+// (Whole warpgroups, R41; CTA 0 and CTA 1 each fit the register file, R42.)
+// CHECK:         tspipe.task @lo warps(0, 4) cta(0) registers(24)
+// CHECK:         tspipe.task @hi warps(0, 4) cta(1) registers(256)
+// CHECK:         tspipe.task @mid warps(4, 4) registers(232)
 gpu.func @R18_registers_not_multiple_of_8() kernel {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  tspipe.kernel warps(3) cluster([1, 2, 1]) {
-    tspipe.task @lo warps(0, 1) cta(0) registers(24) {
+  tspipe.kernel warps(8) cluster([1, 2, 1]) {
+    tspipe.task @lo warps(0, 4) cta(0) registers(24) {
       tspipe.domain_loop %i = %c0 to %c1 step %c1 {
       }
     }
-    tspipe.task @hi warps(1, 1) cta(1) registers(256) {
+    tspipe.task @hi warps(0, 4) cta(1) registers(256) {
       tspipe.domain_loop %i = %c0 to %c1 step %c1 {
       }
     }
-    tspipe.task @mid warps(2, 1) registers(232) {
+    tspipe.task @mid warps(4, 4) registers(232) {
       tspipe.domain_loop %i = %c0 to %c1 step %c1 {
       }
     }

@@ -196,6 +196,17 @@ LogicalResult PipelineConfigAttr::verify(
                        << " exceeds the mbarrier transaction count limit of "
                        << kMaxTxCount
                        << " bytes per phase; split the stage into smaller ones";
+  // X6 (B19): TMA stages are filled by bulk copies, whose sizes are
+  // multiples of 16 bytes (PTX ISA, cp.async.bulk), so no other byte count
+  // can ever complete.
+  if ((type == PipelineType::TmaAsync || type == PipelineType::TmaUmma) &&
+      numBytes % 16 != 0)
+    return emitError() << "[X6] num_bytes = " << numBytes
+                       << " is not a multiple of 16, but the bulk copies "
+                          "that fill a "
+                       << typeName
+                       << " stage move multiples of 16 bytes; round "
+                          "num_bytes (and the copies) to a multiple of 16";
   if (numBytesPerWarpPerCta && *numBytesPerWarpPerCta <= 0)
     return emitError() << "[R9] num_bytes_per_warp_per_cta must be greater "
                           "than 0, got "

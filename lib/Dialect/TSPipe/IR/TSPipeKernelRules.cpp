@@ -1,90 +1,89 @@
 //===- TSPipeKernelRules.cpp - rules over a whole tspipe.kernel -----------===//
 //
-// Rules that relate a pipeline's configuration to the tasks that use it:
-// arrive counts of the async-thread sides (R52), the TMA producer side (R53)
-// and the TmaAsync consumer side (R54), and lane ownership of interleaved
-// roles (R62). They run from KernelOp's region verifier, which owns every
-// pipeline and task involved (docs/Rules.md).
+// The driver of the kernel-wide rules (each group in its own file, see
+// TSPipeRules.h), the facts they share about which task uses which pipeline,
+// and the rules of interleaved lanes (R62-R64). They run from KernelOp's
+// region verifier, which owns every pipeline and task involved
+// (docs/Rules.md).
 //
 //===----------------------------------------------------------------------===//
 
-#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+#include "TSPipeRules.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace mlir::tspipe;
+using namespace mlir::tspipe::rules;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Shared facts
+//===----------------------------------------------------------------------===//
 
-/// The bracket roles one task plays on one pipeline.
-struct TaskUse {
-  TaskOp task;
-  bool acquires = false; // producer_try_acquire / producer_acquire
-  bool commits = false;  // producer_commit
-  bool waits = false;    // consumer_try_wait / consumer_wait
-  bool releases = false; // consumer_release
-};
-
-/// The uses of every pipeline of `kernel`, in task order, from one walk
-/// over the tasks (the kernel rules stay linear in the kernel's size).
-llvm::StringMap<SmallVector<TaskUse>> collectAllUses(KernelOp kernel) {
-  llvm::StringMap<SmallVector<TaskUse>> all;
-  for (auto task : kernel.getBody().getOps<TaskOp>()) {
-    llvm::MapVector<StringRef, TaskUse> mine;
-    task.walk([&](Operation *op) {
-      auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
-      if (!ref)
-        return;
-      bool acquires = isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
-      bool commits = isa<ProducerCommitOp>(op);
-      bool waits = isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
-      bool releases = isa<ConsumerReleaseOp>(op);
-      if (!(acquires || commits || waits || releases))
-        return;
-      TaskUse &use = mine.try_emplace(ref.getValue(), TaskUse{task})
-                         .first->second;
-      use.acquires |= acquires;
-      use.commits |= commits;
-      use.waits |= waits;
-      use.releases |= releases;
-    });
-    for (auto &[name, use] : mine)
-      all[name].push_back(use);
+PipelineOp rules::stagePipeline(Value stage, bool &producerSide) {
+  Operation *def = stage.getDefiningOp();
+  if (auto op = dyn_cast_or_null<ProducerAcquireOp>(def)) {
+    producerSide = true;
+    return op.getPipelineOp();
   }
-  return all;
+  if (auto op = dyn_cast_or_null<ConsumerWaitOp>(def)) {
+    producerSide = false;
+    return op.getPipelineOp();
+  }
+  if (auto op = dyn_cast_or_null<CurrentStageOp>(def)) {
+    producerSide = op.getRole() == Role::Producer;
+    return op.getPipelineOp();
+  }
+  return {};
 }
 
-SmallVector<TaskUse> collectUses(KernelOp kernel, StringRef pipe) {
-  SmallVector<TaskUse> uses;
+KernelUses::KernelUses(KernelOp kernel) {
   for (auto task : kernel.getBody().getOps<TaskOp>()) {
-    TaskUse use{task};
+    llvm::MapVector<StringRef, TaskUse> mine; // this task's, in first-use order
+    auto useOf = [&](StringRef pipe) -> TaskUse & {
+      return mine.try_emplace(pipe, TaskUse{task}).first->second;
+    };
     task.walk([&](Operation *op) {
-      auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
-      if (!ref || ref.getValue() != pipe)
+      if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
+              op)) {
+        bool producer = false;
+        if (PipelineOp p = stagePipeline(op->getOperand(0), producer)) {
+          TaskUse &use = useOf(p.getSymName());
+          (producer ? use.producerWork : use.consumerWork) = true;
+        }
         return;
+      }
+      auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
+      if (!ref || isa<CurrentStageOp, ProducerTailOp>(op))
+        return;
+      TaskUse &use = useOf(ref.getValue());
       use.acquires |= isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
       use.commits |= isa<ProducerCommitOp>(op);
       use.waits |= isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
       use.releases |= isa<ConsumerReleaseOp>(op);
     });
-    if (use.acquires || use.commits || use.waits || use.releases)
-      uses.push_back(use);
+    for (auto &[pipe, use] : mine)
+      if (use.producerSide() || use.consumerSide())
+        byPipe[pipe].push_back(use);
   }
-  return uses;
 }
 
-int64_t sumWarps(ArrayRef<TaskOp> tasks) {
+ArrayRef<TaskUse> KernelUses::of(StringRef pipeline) const {
+  auto it = byPipe.find(pipeline);
+  if (it == byPipe.end())
+    return {};
+  return it->second;
+}
+
+int64_t rules::sumWarps(ArrayRef<TaskOp> tasks) {
   int64_t w = 0;
   for (TaskOp t : tasks)
     w += t.getNumWarps();
   return w;
 }
 
-std::string taskList(ArrayRef<TaskOp> tasks) {
+std::string rules::taskList(ArrayRef<TaskOp> tasks) {
   std::string out;
   llvm::raw_string_ostream os(out);
   llvm::interleaveComma(tasks, os, [&](TaskOp t) {
@@ -93,197 +92,22 @@ std::string taskList(ArrayRef<TaskOp> tasks) {
   return out;
 }
 
-/// True when `task` drives a role of stride `k` in domain-lane mode: its
-/// warps share one lane and its domain loop steps by `k` (ts rule R62).
-bool isDomainLane(TaskOp task, int64_t k) {
+/// The constant start of `task`'s domain loop, if it has one.
+static std::optional<int64_t> constantStart(TaskOp task) {
   DomainLoopOp loop = task.getDomainLoop();
-  APInt step, start;
+  APInt start;
+  if (!loop || !matchPattern(loop.getLowerBound(), m_ConstantInt(&start)))
+    return std::nullopt;
+  return start.getSExtValue();
+}
+
+bool rules::isDomainLane(TaskOp task, int64_t k) {
+  DomainLoopOp loop = task.getDomainLoop();
+  APInt step;
   return loop && task.getNumWarps() != static_cast<uint64_t>(k) &&
          matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
-         step.getSExtValue() == k &&
-         matchPattern(loop.getLowerBound(), m_ConstantInt(&start));
+         step.getSExtValue() == k && constantStart(task).has_value();
 }
-
-/// R62: every task using a role with stride k > 1 owns exactly one warp per
-/// lane (num_warps == k) or one lane as a whole (domain-lane mode).
-LogicalResult verifyLaneOwnership(PipelineOp pipe, ArrayRef<TaskUse> uses) {
-  PipelineConfigAttr cfg = pipe.getConfig();
-  struct Role {
-    const char *name;
-    int64_t stride;
-    bool TaskUse::*uses;
-  } roles[] = {{"producer_acquire", cfg.getAcquireStride(), &TaskUse::acquires},
-               {"producer_commit", cfg.getCommitStride(), &TaskUse::commits},
-               {"consumer_wait", cfg.getWaitStride(), &TaskUse::waits},
-               {"consumer_release", cfg.getReleaseStride(),
-                &TaskUse::releases}};
-  for (const Role &role : roles) {
-    if (role.stride <= 1)
-      continue;
-    for (const TaskUse &use : uses) {
-      if (!(use.*role.uses))
-        continue;
-      TaskOp task = use.task;
-      if (task.getNumWarps() == static_cast<uint64_t>(role.stride) ||
-          isDomainLane(task, role.stride))
-        continue;
-      return task.emitOpError()
-             << "[R62] uses the " << role.name << " role of '@"
-             << pipe.getSymName() << "' with interleave_stride "
-             << role.stride << " but has " << task.getNumWarps()
-             << " warps; give the task exactly " << role.stride
-             << " warps (one per lane) or step its domain loop by "
-             << role.stride << " from a constant start (one lane per task)";
-    }
-  }
-  return success();
-}
-
-/// R52: arrive counts of an async-thread side (every thread of the side's
-/// tasks arrives; scale V for the sides that arrive on a CTA pair).
-LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
-                              ArrayRef<TaskOp> tasks, int64_t closingStride,
-                              SignalingThreads signaling, int64_t scale,
-                              int64_t count) {
-  if (tasks.empty())
-    return success();
-  int64_t s =
-      bitEnumContainsAny(signaling, SignalingThreads::CtaLeader) ? 1 : scale;
-  // Domain-lane tasks (one lane per task) count per lane: each stage is
-  // released by the tasks of its lane only.
-  if (closingStride > 1 &&
-      llvm::any_of(tasks, [&](TaskOp t) {
-        return isDomainLane(t, closingStride);
-      })) {
-    std::map<int64_t, SmallVector<TaskOp>> lanes; // ordered: stable reports
-    for (TaskOp t : tasks) {
-      APInt start;
-      if (!isDomainLane(t, closingStride) ||
-          !matchPattern(t.getDomainLoop().getLowerBound(),
-                        m_ConstantInt(&start)))
-        return t.emitOpError()
-               << "[R52] mixes per-warp lanes with the domain-lane tasks of '@"
-               << pipe.getSymName() << "' " << side
-               << " side; use one lane form for every " << side << " task";
-      lanes[start.getSExtValue() % closingStride].push_back(t);
-    }
-    for (auto &[lane, laneTasks] : lanes) {
-      int64_t expected = 32 * sumWarps(laneTasks) * s;
-      if (count != expected)
-        return pipe.emitOpError()
-               << "[R52] " << side << "_group gives " << count
-               << " arrivals per stage, but the " << side << " tasks of lane "
-               << lane << " " << taskList(laneTasks) << " arrive with "
-               << expected << " threads; set " << side
-               << "_group = <thread, " << expected << ">";
-    }
-    return success();
-  }
-  int64_t w = closingStride > 1 ? 1
-              : bitEnumContainsAny(signaling, SignalingThreads::TaskWarpLeader)
-                  ? static_cast<int64_t>(tasks.size())
-                  : sumWarps(tasks);
-  int64_t expected = 32 * w * s;
-  if (count == expected)
-    return success();
-  return pipe.emitOpError()
-         << "[R52] " << side << "_group gives " << count
-         << " arrivals per stage, but the " << side << " tasks "
-         << taskList(tasks) << " arrive with " << expected << " threads (32 x "
-         << w << (closingStride > 1 ? " lane warp" : " warps")
-         << (s != 1 ? " x " + std::to_string(s) : std::string())
-         << "); set " << side << "_group = <thread, " << expected << ">";
-}
-
-/// R53: the TMA producer side. One elected thread per producer warp arms
-/// the full barrier (or one per task with task_warp_leader, one per lane
-/// when interleaved).
-LogicalResult verifyTmaProducer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
-  PipelineConfigAttr cfg = pipe.getConfig();
-  if (tasks.empty())
-    return success();
-  int64_t k = cfg.getCommitStride();
-  bool twl = bitEnumContainsAny(cfg.getProducerSignaling(),
-                                SignalingThreads::TaskWarpLeader);
-  for (TaskOp t : tasks) {
-    if (t.getNumWarps() <= 1)
-      continue;
-    if (k <= 1 && !twl)
-      return t.emitOpError()
-             << "[R53] is a " << t.getNumWarps()
-             << "-warp TMA producer of '@" << pipe.getSymName()
-             << "': each warp would arm the full barrier; use "
-                "interleave_stride > 1 (one stage per warp) or "
-                "producer_signaling = task_warp_leader (one arm per task)";
-    if (k > 1 && twl)
-      return t.emitOpError()
-             << "[R53] is a multi-warp TMA producer of '@" << pipe.getSymName()
-             << "' with both interleave_stride " << k
-             << " and task_warp_leader; choose one of them";
-  }
-  int64_t expected = k > 1 ? 1
-                     : twl ? static_cast<int64_t>(tasks.size())
-                           : sumWarps(tasks);
-  int64_t count = cfg.getFullArriveCount();
-  if (count == expected)
-    return success();
-  return pipe.emitOpError()
-         << "[R53] producer_group gives " << count
-         << " arrivals per stage, but the TMA producer tasks "
-         << taskList(tasks) << " arm each stage " << expected
-         << (k > 1 ? " time (one lane warp)"
-             : twl ? " time(s) (one per task)"
-                   : " time(s) (one per warp)")
-         << "; set producer_group = <thread, " << expected << ">";
-}
-
-/// R54: the TmaAsync consumer side: lane release (per warp, one arrive per
-/// CTA of the multicast set) or all-thread release.
-LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe, ArrayRef<TaskOp> tasks) {
-  PipelineConfigAttr cfg = pipe.getConfig();
-  if (tasks.empty())
-    return success();
-  int64_t count = cfg.getEmptyArriveCount();
-  if (cfg.getReleaseStride() > 1) {
-    if (count == 1)
-      return success();
-    return pipe.emitOpError()
-           << "[R54] consumer_group gives " << count
-           << " arrivals per stage, but with consumer_release "
-              "interleave_stride "
-           << cfg.getReleaseStride()
-           << " one lane warp releases each stage once; set consumer_group "
-              "= <thread, 1>";
-  }
-  int64_t lanesPerWarp = getLaneReleaseArrivalsPerWarp(cfg);
-  int64_t w = sumWarps(tasks);
-  // Once tspipe-normalize has recorded the release form, only its count
-  // is right.
-  std::optional<ReleaseForm> form = pipe.getReleaseForm();
-  if (form) {
-    int64_t expected =
-        *form == ReleaseForm::AllThreads ? 32 * w : w * lanesPerWarp;
-    if (count == expected)
-      return success();
-    return pipe.emitOpError()
-           << "[R54] consumer_group gives " << count
-           << " arrivals per stage, but release(" << stringifyReleaseForm(*form)
-           << ") by the consumer tasks " << taskList(tasks) << " makes "
-           << expected << "; set consumer_group = <thread, " << expected
-           << "> or rerun tspipe-normalize after changing the config";
-  }
-  if (count == w * lanesPerWarp || count == 32 * w)
-    return success();
-  return pipe.emitOpError()
-         << "[R54] consumer_group gives " << count
-         << " arrivals per stage, but the consumer tasks " << taskList(tasks)
-         << " release with " << w * lanesPerWarp << " arrivals ("
-         << lanesPerWarp << " per warp, lane release) or " << 32 * w
-         << " (every thread, all-thread release); set consumer_group to "
-            "one of them";
-}
-
-} // namespace
 
 int64_t mlir::tspipe::getLaneReleaseArrivalsPerWarp(PipelineConfigAttr cfg) {
   if (cfg.getClusterSize() <= 1)
@@ -296,112 +120,201 @@ int64_t mlir::tspipe::getLaneReleaseArrivalsPerWarp(PipelineConfigAttr cfg) {
 SmallVector<TaskOp> mlir::tspipe::getSplitConsumers(KernelOp kernel,
                                                     StringRef pipeline) {
   SmallVector<TaskOp> tasks;
-  for (const TaskUse &use : collectUses(kernel, pipeline))
+  for (const TaskUse &use : KernelUses(kernel).of(pipeline))
     if (use.waits && !use.releases)
       tasks.push_back(use.task);
   return tasks;
 }
+
+//===----------------------------------------------------------------------===//
+// Facts recorded by tspipe-normalize (R54, R66)
+//===----------------------------------------------------------------------===//
 
 /// Facts of a kernel marked `normalized` (tspipe-normalize): R66's
 /// advance_on_wait, and a release form on exactly the TmaAsync pipelines.
 static LogicalResult verifyNormalizedFacts(PipelineOp pipe,
                                            ArrayRef<TaskUse> uses) {
   PipelineConfigAttr cfg = pipe.getConfig();
-  SmallVector<TaskOp> split;
-  for (const TaskUse &use : uses)
-    if (use.waits && !use.releases)
-      split.push_back(use.task);
-  if (!split.empty() && !cfg.getAdvanceOnWait())
-    return split.front().emitOpError()
-           << "[R66] waits on '@" << pipe.getSymName()
-           << "' without releasing it (a split consumer), but its config has "
-              "advance_on_wait = false; set advance_on_wait = true so the "
-              "wait and the release move separate consumer cursors (as "
-              "tspipe-normalize does)";
+  bool ok = true;
+  for (const TaskUse &use : uses) {
+    if (!use.waits || use.releases || cfg.getAdvanceOnWait())
+      continue;
+    ok = false;
+    use.task.emitOpError()
+        << "[R66] waits on '@" << pipe.getSymName()
+        << "' without releasing it (a split consumer), but its config has "
+           "advance_on_wait = false; set advance_on_wait = true so the "
+           "wait and the release move separate consumer cursors (as "
+           "tspipe-normalize does)";
+    break;
+  }
   bool isTmaAsync = cfg.getPipelineType() == PipelineType::TmaAsync;
-  if (isTmaAsync && !pipe.getReleaseForm())
-    return pipe.emitOpError()
-           << "[R54] is a tma_async pipeline of a normalized kernel but has "
-              "no release form; add release(lane) or release(all_threads) "
-              "(tspipe-normalize records it)";
-  if (!isTmaAsync && pipe.getReleaseForm())
-    return pipe.emitOpError()
-           << "has release(" << stringifyReleaseForm(*pipe.getReleaseForm())
-           << ") but is a "
-           << stringifyPipelineType(cfg.getPipelineType())
-           << " pipeline; the release form applies to tma_async pipelines "
-              "only, remove it";
-  return success();
+  if (isTmaAsync && !pipe.getReleaseForm()) {
+    ok = false;
+    pipe.emitOpError()
+        << "[R54] is a tma_async pipeline of a normalized kernel but has "
+           "no release form; add release(lane) or release(all_threads) "
+           "(tspipe-normalize records it)";
+  }
+  if (!isTmaAsync && pipe.getReleaseForm()) {
+    ok = false;
+    pipe.emitOpError()
+        << "has release(" << stringifyReleaseForm(*pipe.getReleaseForm())
+        << ") but is a " << stringifyPipelineType(cfg.getPipelineType())
+        << " pipeline; the release form applies to tma_async pipelines "
+           "only, remove it";
+  }
+  return success(ok);
 }
 
 SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
                                                     StringRef pipeline) {
   SmallVector<TaskOp> tasks;
-  for (const TaskUse &use : collectUses(kernel, pipeline))
+  for (const TaskUse &use : KernelUses(kernel).of(pipeline))
     if (use.releases)
       tasks.push_back(use.task);
   return tasks;
 }
 
-LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
-  llvm::StringMap<SmallVector<TaskUse>> allUses = collectAllUses(kernel);
-  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
-    PipelineConfigAttr cfg = pipe.getConfig();
-    SmallVector<TaskUse> &uses = allUses[pipe.getSymName()];
-    if (kernel.getNormalized() && failed(verifyNormalizedFacts(pipe, uses)))
-      return failure();
-    if (failed(verifyLaneOwnership(pipe, uses)))
-      return failure();
-    SmallVector<TaskOp> producers, consumers;
+//===----------------------------------------------------------------------===//
+// Interleaved lanes (R62-R64)
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct LaneRole {
+  const char *name;
+  int64_t stride;
+  bool (*uses)(const TaskUse &);
+};
+} // namespace
+
+/// R62: every task using a role with stride k > 1 owns exactly one warp per
+/// lane (num_warps == k) or one lane as a whole (domain-lane mode, lane
+/// start in [0, k)).
+static LogicalResult verifyLaneOwnership(PipelineOp pipe,
+                                         ArrayRef<TaskUse> uses,
+                                         ArrayRef<LaneRole> roles) {
+  bool ok = true;
+  llvm::SmallPtrSet<Operation *, 4> reported; // one report per task
+  for (const LaneRole &role : roles) {
+    if (role.stride <= 1)
+      continue;
     for (const TaskUse &use : uses) {
-      if (use.commits)
-        producers.push_back(use.task);
-      if (use.releases)
-        consumers.push_back(use.task);
-    }
-    int64_t v = cfg.getV();
-    switch (cfg.getPipelineType()) {
-    case PipelineType::AsyncAsync:
-      if (failed(verifyAsyncSide(pipe, "producer", producers,
-                                 cfg.getCommitStride(),
-                                 cfg.getProducerSignaling(), 1,
-                                 cfg.getFullArriveCount())) ||
-          failed(verifyAsyncSide(pipe, "consumer", consumers,
-                                 cfg.getReleaseStride(),
-                                 cfg.getConsumerSignaling(), 1,
-                                 cfg.getEmptyArriveCount())))
-        return failure();
-      break;
-    case PipelineType::AsyncUmma: {
-      int64_t scale =
-          cfg.getUmmaConsumerProducerOp() == PipelineOpKind::AsyncLoad ? 1 : v;
-      if (failed(verifyAsyncSide(pipe, "producer", producers,
-                                 cfg.getCommitStride(),
-                                 cfg.getProducerSignaling(), scale,
-                                 cfg.getFullArriveCount())))
-        return failure();
-      break;
-    }
-    case PipelineType::UmmaAsync:
-      if (failed(verifyAsyncSide(pipe, "consumer", consumers,
-                                 cfg.getReleaseStride(),
-                                 cfg.getConsumerSignaling(), v,
-                                 cfg.getEmptyArriveCount())))
-        return failure();
-      break;
-    case PipelineType::TmaAsync:
-      if (failed(verifyTmaProducer(pipe, producers)) ||
-          failed(verifyTmaAsyncConsumer(pipe, consumers)))
-        return failure();
-      break;
-    case PipelineType::TmaUmma:
-      if (failed(verifyTmaProducer(pipe, producers)))
-        return failure();
-      break;
-    case PipelineType::UmmaUmma:
-    case PipelineType::ClcFetchAsync:
-      break;
+      if (!role.uses(use) || reported.contains(use.task))
+        continue;
+      TaskOp task = use.task;
+      if (task.getNumWarps() == static_cast<uint64_t>(role.stride))
+        continue;
+      if (isDomainLane(task, role.stride)) {
+        int64_t start = *constantStart(task);
+        if (start >= 0 && start < role.stride)
+          continue;
+        ok = false;
+        reported.insert(task);
+        task.emitOpError()
+            << "[R62] drives lane " << start << " of the " << role.name
+            << " role of '@" << pipe.getSymName()
+            << "' (its domain loop starts at " << start
+            << "), but interleave_stride " << role.stride << " has lanes 0 to "
+            << role.stride - 1 << "; start the domain loop at the lane, in [0, "
+            << role.stride << ")";
+        continue;
+      }
+      ok = false;
+      reported.insert(task);
+      task.emitOpError()
+          << "[R62] uses the " << role.name << " role of '@"
+          << pipe.getSymName() << "' with interleave_stride " << role.stride
+          << " but has " << task.getNumWarps()
+          << " warps; give the task exactly " << role.stride
+          << " warps (one per lane) or step its domain loop by "
+          << role.stride << " from a constant start (one lane per task)";
     }
   }
-  return success();
+  return success(ok);
+}
+
+/// R63 and R64: with different opening and closing strides on one side, no
+/// task plays both roles of that side (R64), and no task drives either of
+/// them in domain-lane mode (R63): the two roles would need separate lane
+/// cursors in one task.
+static LogicalResult verifyAsymmetricSides(PipelineOp pipe,
+                                           ArrayRef<TaskUse> uses,
+                                           ArrayRef<LaneRole> roles) {
+  bool ok = true;
+  for (unsigned side = 0; side < 2; ++side) {
+    const LaneRole &open = roles[2 * side], &close = roles[2 * side + 1];
+    if (open.stride == close.stride)
+      continue;
+    for (const TaskUse &use : uses) {
+      bool opens = open.uses(use), closes = close.uses(use);
+      if (opens && closes) {
+        ok = false;
+        use.task.emitOpError()
+            << "[R64] plays both the " << open.name << " (stride "
+            << open.stride << ") and the " << close.name << " (stride "
+            << close.stride << ") roles of '@" << pipe.getSymName()
+            << "'; split the two roles into separate tasks";
+        continue;
+      }
+      for (const LaneRole *role : {&open, &close}) {
+        bool playsRole = role == &open ? opens : closes;
+        if (!playsRole || role->stride <= 1 ||
+            use.task.getNumWarps() == static_cast<uint64_t>(role->stride) ||
+            !isDomainLane(use.task, role->stride))
+          continue;
+        ok = false;
+        use.task.emitOpError()
+            << "[R63] drives the " << role->name << " role of '@"
+            << pipe.getSymName()
+            << "' in domain-lane mode, but its strides differ ("
+            << open.name << " " << open.stride << ", " << close.name << " "
+            << close.stride
+            << "); domain lanes need equal opening and closing strides: give "
+               "the task one warp per lane, or make the two strides equal";
+      }
+    }
+  }
+  return success(ok);
+}
+
+LogicalResult rules::verifyLaneRules(KernelOp kernel,
+                                     const KernelUses &kernelUses) {
+  bool ok = true;
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+    PipelineConfigAttr cfg = pipe.getConfig();
+    LaneRole roles[] = {
+        {"producer_acquire", cfg.getAcquireStride(),
+         [](const TaskUse &u) { return u.usesAcquireRole(); }},
+        {"producer_commit", cfg.getCommitStride(),
+         [](const TaskUse &u) { return u.commits; }},
+        {"consumer_wait", cfg.getWaitStride(),
+         [](const TaskUse &u) { return u.usesWaitRole(); }},
+        {"consumer_release", cfg.getReleaseStride(),
+         [](const TaskUse &u) { return u.releases; }}};
+    ArrayRef<TaskUse> uses = kernelUses.of(pipe.getSymName());
+    ok &= succeeded(verifyLaneOwnership(pipe, uses, roles));
+    ok &= succeeded(verifyAsymmetricSides(pipe, uses, roles));
+  }
+  return success(ok);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
+  // Every group runs, so that one verification lists every broken rule.
+  bool ok = true;
+  KernelUses uses(kernel);
+  if (kernel.getNormalized())
+    for (auto pipe : kernel.getBody().getOps<PipelineOp>())
+      ok &= succeeded(verifyNormalizedFacts(pipe, uses.of(pipe.getSymName())));
+  ok &= succeeded(verifyTargetRules(kernel));
+  ok &= succeeded(verifyBudgetRules(kernel));
+  ok &= succeeded(verifyBracketRules(kernel, uses));
+  ok &= succeeded(verifyLaneRules(kernel, uses));
+  ok &= succeeded(verifySignalingRules(kernel, uses));
+  ok &= succeeded(verifyCopyRules(kernel));
+  return success(ok);
 }

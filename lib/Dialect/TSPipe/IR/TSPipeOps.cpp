@@ -106,33 +106,77 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
+  // Every check runs to the end, so that one verification lists every
+  // failure of the kernel (docs/Rules.md, Diagnostics).
+  bool ok = true;
   int64_t numCtas = getNumCtasInCluster();
   SmallVector<TaskOp> tasks;
+  PipelineOp layoutRef;
+  // The pipelines some task uses: the layouts of those must agree (R57 is a
+  // rule between used resources, as in TS).
+  llvm::StringSet<> used;
+  walk([&](Operation *op) {
+    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline"))
+      used.insert(ref.getValue());
+  });
   for (Operation &op : getBody().front()) {
     if (auto pipe = dyn_cast<PipelineOp>(op)) {
+      // R57: a pipeline is CTA-local (layout [1, 1, 1, 1], on any cluster:
+      // its barriers and masks never leave the CTA) or spans the kernel's
+      // whole cluster, and the pipelines that span it share one layout
+      // (their masks and leader CTAs are computed from it).
       PipelineConfigAttr cfg = pipe.getConfig();
-      if (cfg.getClusterSize() != numCtas)
-        return pipe.emitOpError()
-               << "[R57] cta_layout_vmnk has " << cfg.getClusterSize()
-               << " CTAs but the kernel's cluster has " << numCtas
-               << "; make the product V*M*N*L equal the cluster size";
+      if (cfg.getClusterSize() == 1)
+        continue;
+      if (cfg.getClusterSize() != numCtas) {
+        ok = false;
+        pipe.emitOpError()
+            << "[R57] cta_layout_vmnk has " << cfg.getClusterSize()
+            << " CTAs but the kernel's cluster has " << numCtas
+            << "; a pipeline that spans CTAs must cover the whole cluster "
+               "(make V*M*N*L equal the cluster size), or be CTA-local with "
+               "cta_layout_vmnk = [1, 1, 1, 1]";
+        continue;
+      }
+      if (!used.contains(pipe.getSymName()))
+        continue;
+      if (!layoutRef) {
+        layoutRef = pipe;
+        continue;
+      }
+      ArrayRef<int64_t> mine = cfg.getCtaLayoutVmnk(),
+                        theirs = layoutRef.getConfig().getCtaLayoutVmnk();
+      if (mine != theirs) {
+        ok = false;
+        InFlightDiagnostic diag = pipe.emitOpError()
+                                  << "[R57] cta_layout_vmnk [";
+        llvm::interleaveComma(mine, diag);
+        diag << "] differs from [";
+        llvm::interleaveComma(theirs, diag);
+        diag << "] of '@" << layoutRef.getSymName()
+             << "'; the pipelines that span CTAs must use one layout";
+      }
       continue;
     }
     if (auto task = dyn_cast<TaskOp>(op)) {
       // Written so that warp_idx + num_warps cannot overflow.
       uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
       uint64_t kernelWarps = getNumWarps();
-      if (first >= kernelWarps || count > kernelWarps - first)
-        return task.emitOpError()
-               << "warps(" << first << ", " << count
-               << ") do not fit in the kernel's " << kernelWarps
-               << " warps; warp_idx + num_warps must be <= " << kernelWarps;
+      if (first >= kernelWarps || count > kernelWarps - first) {
+        ok = false;
+        task.emitOpError()
+            << "warps(" << first << ", " << count
+            << ") do not fit in the kernel's " << kernelWarps
+            << " warps; warp_idx + num_warps must be <= " << kernelWarps;
+      }
       IntegerAttr cta = task.getRunOnlyOnCtaIdAttr();
-      if (cta && cta.getInt() >= numCtas)
-        return task.emitOpError()
-               << "[R18] run_only_on_cta_id = " << cta.getInt()
-               << " is not a CTA rank of the " << numCtas
-               << "-CTA cluster; use a rank in [0, " << numCtas << ")";
+      if (cta && cta.getInt() >= numCtas) {
+        ok = false;
+        task.emitOpError()
+            << "[R18] run_only_on_cta_id = " << cta.getInt()
+            << " is not a CTA rank of the " << numCtas
+            << "-CTA cluster; use a rank in [0, " << numCtas << ")";
+      }
       // Every warp runs at most one task on a given CTA: a warp in two
       // tasks would run both schedules one after the other, and a producer
       // drain waiting on its own later consumer work never returns.
@@ -141,21 +185,28 @@ LogicalResult KernelOp::verifyRegions() {
         bool overlap = first < oFirst + oCount && oFirst < first + count;
         IntegerAttr oCta = other.getRunOnlyOnCtaIdAttr();
         bool disjointCtas = cta && oCta && cta.getInt() != oCta.getInt();
-        if (overlap && !disjointCtas)
-          return task.emitOpError()
-                 << "warps [" << first << ", " << first + count
-                 << ") overlap the warps [" << oFirst << ", "
-                 << oFirst + oCount << ") of task '@" << other.getSymName()
-                 << "'; give each task its own warp range (or run them on "
-                    "different CTAs with cta(...))";
+        if (overlap && !disjointCtas) {
+          ok = false;
+          task.emitOpError()
+              << "warps [" << first << ", " << first + count
+              << ") overlap the warps [" << oFirst << ", " << oFirst + oCount
+              << ") of task '@" << other.getSymName()
+              << "'; give each task its own warp range (or run them on "
+                 "different CTAs with cta(...))";
+          break;
+        }
       }
       tasks.push_back(task);
       continue;
     }
-    return op.emitOpError()
-           << "is not allowed in a tspipe.kernel body; only tspipe.pipeline "
-              "and tspipe.task may appear there";
+    ok = false;
+    op.emitOpError()
+        << "is not allowed in a tspipe.kernel body; only tspipe.pipeline "
+           "and tspipe.task may appear there";
   }
+  // The rules over pipelines and tasks assume a well-formed body.
+  if (!ok)
+    return failure();
   return verifyKernelRules(*this);
 }
 
@@ -165,6 +216,39 @@ LogicalResult KernelOp::verifyRegions() {
 
 LogicalResult PipelineOp::verify() {
   PipelineConfigAttr cfg = getConfig();
+  // R58-R60: which pipeline types and sides may be interleaved.
+  PipelineType type = cfg.getPipelineType();
+  if (cfg.isInterleaved()) {
+    if (type == PipelineType::UmmaUmma || type == PipelineType::ClcFetchAsync)
+      return emitOpError() << "[R58] " << stringifyPipelineType(type)
+                           << " pipelines cannot be interleaved (only "
+                              "async_async, async_umma, tma_async, tma_umma "
+                              "and umma_async can); set interleave_stride = 1";
+    if (type == PipelineType::TmaAsync && cfg.getClusterSize() != 1)
+      return emitOpError() << "[R59] an interleaved tma_async pipeline must "
+                              "run on one CTA, but cta_layout_vmnk has "
+                           << cfg.getClusterSize()
+                           << " CTAs; set interleave_stride = 1 or use "
+                              "cta_layout_vmnk = [1, 1, 1, 1]";
+    if (type == PipelineType::UmmaAsync &&
+        (cfg.getAcquireStride() != 1 || cfg.getCommitStride() != 1))
+      return emitOpError() << "[R60] umma_async interleaves its consumer side "
+                              "only (one tcgen05 commit fills a stage), but "
+                              "the producer strides are "
+                           << cfg.getAcquireStride() << ", "
+                           << cfg.getCommitStride()
+                           << "; write interleave_stride = [1, 1, wait, "
+                              "release]";
+    if (type == PipelineType::AsyncUmma &&
+        (cfg.getWaitStride() != 1 || cfg.getReleaseStride() != 1))
+      return emitOpError() << "[R60] async_umma interleaves its producer side "
+                              "only (one tcgen05 commit releases a stage), "
+                              "but the consumer strides are "
+                           << cfg.getWaitStride() << ", "
+                           << cfg.getReleaseStride()
+                           << "; write interleave_stride = [acquire, commit, "
+                              "1, 1]";
+  }
   if (auto bytes = getSmemBytes()) {
     if (*bytes % cfg.getNumStages() != 0)
       return emitOpError() << "smem_bytes = " << *bytes
@@ -428,14 +512,49 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Stage handles
+//===----------------------------------------------------------------------===//
+
+/// A stage handle has no run-time value of its own: the lowering rewrites
+/// each stage accessor to the cursor of the bracket that made the handle.
+/// Any other user (a select, a region yield, a cast, a call) would keep the
+/// handle alive after its bracket is lowered, so it is rejected here.
+static LogicalResult verifyStageUses(Operation *bracket, Value stage) {
+  for (OpOperand &use : stage.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(user))
+      continue;
+    InFlightDiagnostic diag =
+        bracket->emitOpError()
+        << "stage handle is used by '" << user->getName() << "' (operand "
+        << use.getOperandNumber()
+        << "), but only tspipe.stage_index, tspipe.full_barrier, "
+           "tspipe.empty_barrier and tspipe.stage_buffer may read a stage; "
+           "read the index or address with an accessor and pass that value "
+           "instead";
+    diag.attachNote(user->getLoc()) << "the other user";
+    return diag;
+  }
+  return success();
+}
+
 LogicalResult ProducerAcquireOp::verify() {
+  if (failed(verifyStageUses(*this, getStage())))
+    return failure();
   return verifyReadyToken<ProducerTryAcquireOp>(*this, getReady(),
                                                 getPipelineAttr());
 }
 
 LogicalResult ConsumerWaitOp::verify() {
+  if (failed(verifyStageUses(*this, getStage())))
+    return failure();
   return verifyReadyToken<ConsumerTryWaitOp>(*this, getReady(),
                                              getPipelineAttr());
+}
+
+LogicalResult CurrentStageOp::verify() {
+  return verifyStageUses(*this, getStage());
 }
 
 #define GET_OP_CLASSES

@@ -56,11 +56,13 @@ gpu.func @recomputes_stale_offsets() kernel {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tspipe.kernel warps(2) attributes {smem_bytes = 999 : i64} {
-    tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 32>>) {barrier_offset = 999 : i64, buffer_offset = 999 : i64}
-    tspipe.task @t warps(0, 2) produces [@p] {
+    tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 64>, consumer_group = <thread, 64>>) {barrier_offset = 999 : i64, buffer_offset = 999 : i64}
+    tspipe.task @t warps(0, 2) produces [@p] consumes [@p] {
       tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         %s = tspipe.producer_acquire @p
         tspipe.producer_commit @p
+        %t = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
       }
     }
   }

@@ -419,6 +419,7 @@ def TSPipe_CurrentStageOp : TSPipe_BracketOp<"current_stage", "getRole() == Role
   let arguments = (ins FlatSymbolRefAttr:$pipeline, TSPipe_Role:$role);
   let results = (outs TSPipe_StageType:$stage);
   let assemblyFormat = "$pipeline $role attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

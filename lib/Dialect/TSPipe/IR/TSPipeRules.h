@@ -1,0 +1,76 @@
+//===- TSPipeRules.h - kernel-wide rule checks (internal) -------*- C++ -*-===//
+//
+// The rule groups KernelOp's region verifier runs, one file each, and the
+// facts about a kernel they share: which task uses which pipeline, and how.
+// Every group reports all of its violations before it fails, so that one
+// verification run lists every broken rule of a kernel (docs/Rules.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H
+#define TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H
+
+#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+
+namespace mlir::tspipe::rules {
+
+/// The bracket roles one task plays on one pipeline, as TS counts them
+/// (ts rule R62): the acquire role covers try_acquire, acquire and producer
+/// work, the wait role covers try_wait, wait and consumer work.
+struct TaskUse {
+  mutable TaskOp task; // op handles are not const-callable
+  bool acquires = false;     // producer_try_acquire / producer_acquire
+  bool commits = false;      // producer_commit
+  bool producerWork = false; // a stage accessor on a producer stage
+  bool waits = false;        // consumer_try_wait / consumer_wait
+  bool releases = false;     // consumer_release
+  bool consumerWork = false; // a stage accessor on a consumer stage
+
+  bool usesAcquireRole() const { return acquires || producerWork; }
+  bool usesWaitRole() const { return waits || consumerWork; }
+  bool producerSide() const { return acquires || commits || producerWork; }
+  bool consumerSide() const { return waits || releases || consumerWork; }
+};
+
+/// Every task's uses of every pipeline of a kernel, from one walk of its
+/// tasks (so that the rules stay linear in the size of the kernel).
+class KernelUses {
+public:
+  explicit KernelUses(KernelOp kernel);
+  /// The tasks that use `pipeline`, in task order, with their roles.
+  ArrayRef<TaskUse> of(StringRef pipeline) const;
+
+private:
+  llvm::StringMap<SmallVector<TaskUse>> byPipe;
+};
+
+/// The pipeline and side (true: producer) a stage handle belongs to, from
+/// the bracket that made it; null when it does not come from a bracket.
+PipelineOp stagePipeline(Value stage, bool &producerSide);
+
+/// Sum of `num_warps` over `tasks` (warps).
+int64_t sumWarps(ArrayRef<TaskOp> tasks);
+/// "@a[1], @b[4]": task names with their warp counts, for diagnostics.
+std::string taskList(ArrayRef<TaskOp> tasks);
+/// True when `task` drives a role of stride `k` in domain-lane mode: its
+/// warps share one lane and its domain loop steps by `k` from a constant
+/// start (ts rule R62).
+bool isDomainLane(TaskOp task, int64_t k);
+
+/// Arrive counts and signaling (R11, R12, R25, R45-R54, R56, X2-X4).
+LogicalResult verifySignalingRules(KernelOp kernel, const KernelUses &uses);
+/// Interleaved lanes (R62-R64).
+LogicalResult verifyLaneRules(KernelOp kernel, const KernelUses &uses);
+/// Bracket order and schedule shape (R32-R34, R40, R65, X8) and pipelines
+/// used on one side only (X6, B20).
+LogicalResult verifyBracketRules(KernelOp kernel, const KernelUses &uses);
+/// Register and tensor-memory budgets (R41, R42, R44).
+LogicalResult verifyBudgetRules(KernelOp kernel);
+/// Copies and commits that fill or drain stages (X5, X6).
+LogicalResult verifyCopyRules(KernelOp kernel);
+/// NVVM targets of the enclosing gpu.module (X7).
+LogicalResult verifyTargetRules(KernelOp kernel);
+
+} // namespace mlir::tspipe::rules
+
+#endif // TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H

@@ -1,0 +1,161 @@
+//===- TSPipeTargetRules.cpp - NVVM targets of a kernel's gpu.module ------===//
+//
+// Rule X7 at verification time: the `#nvvm.target`s of the gpu.module that
+// holds a tspipe kernel name a chip the CUDA 13 toolkit (ptxas 13.0) and
+// LLVM 22's NVPTX backend both know, with a PTX ISA version (`+ptxNN`
+// feature) that chip accepts, and the pipeline types of the kernel run on
+// it (tcgen05 and CLC on the Blackwell data-center family). Without these
+// checks a wrong target ends in an LLVM fatal error or a ptxas failure
+// long after the module was accepted (docs/Rules.md, X7; field bug B24).
+//
+// A gpu.module without a `targets` list is target-agnostic (the compile API
+// or `gpu-module-to-binary` attaches one); a list with no NVVM target is an
+// error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TSPipeRules.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+using namespace mlir::tspipe::rules;
+
+namespace {
+
+/// A chip and the least PTX ISA version (x10) it needs (PTX ISA, release
+/// notes; the same minimum LLVM 22's NVPTX backend enforces). The CUDA 13
+/// toolkit dropped sm_101 (renamed sm_110), so it is not listed.
+struct Chip {
+  StringLiteral name;
+  int minPtx;
+};
+constexpr Chip kChips[] = {
+    {"sm_75", 63},   {"sm_80", 70},   {"sm_86", 71},   {"sm_87", 74},
+    {"sm_88", 90},   {"sm_89", 78},   {"sm_90", 78},   {"sm_90a", 80},
+    {"sm_100", 86},  {"sm_100a", 86}, {"sm_100f", 88}, {"sm_103", 88},
+    {"sm_103a", 88}, {"sm_103f", 88}, {"sm_110", 90},  {"sm_110a", 90},
+    {"sm_110f", 90}, {"sm_120", 87},  {"sm_120a", 87}, {"sm_120f", 88},
+    {"sm_121", 88},  {"sm_121a", 88}, {"sm_121f", 88}};
+/// The newest PTX ISA version LLVM 22 and ptxas 13.0 know (9.0).
+constexpr int kMaxPtx = 90;
+/// Chips with tcgen05 (the Blackwell data-center family, architecture- or
+/// family-specific).
+constexpr StringLiteral kTcgen05Chips[] = {"sm_100a", "sm_100f", "sm_103a",
+                                           "sm_103f", "sm_110a", "sm_110f"};
+
+const Chip *findChip(StringRef name) {
+  for (const Chip &c : kChips)
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
+/// The PTX version (x10) of a `+ptxNN` entry of `features`, if any.
+std::optional<int> ptxVersion(StringRef features) {
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', -1, false);
+  for (StringRef f : parts) {
+    f = f.trim();
+    int v = 0;
+    if (f.consume_front("+ptx") && !f.getAsInteger(10, v))
+      return v;
+  }
+  return std::nullopt;
+}
+
+std::string ptxName(int v) {
+  return std::to_string(v / 10) + "." + std::to_string(v % 10);
+}
+
+bool isTcgen05Type(PipelineType t) {
+  return t == PipelineType::TmaUmma || t == PipelineType::UmmaAsync ||
+         t == PipelineType::AsyncUmma || t == PipelineType::UmmaUmma;
+}
+
+/// The SM number of a chip name (100 for sm_100a), 0 if it has none.
+unsigned smNumber(StringRef chip) {
+  unsigned sm = 0;
+  chip.consume_front("sm_");
+  (void)chip.take_while(llvm::isDigit).getAsInteger(10, sm);
+  return sm;
+}
+
+} // namespace
+
+LogicalResult rules::verifyTargetRules(KernelOp kernel) {
+  Operation *module = kernel->getParentOp();
+  while (module && module->getName().getStringRef() != "gpu.module")
+    module = module->getParentOp();
+  if (!module)
+    return success();
+  auto targets = module->getAttrOfType<ArrayAttr>("targets");
+  if (!targets)
+    return success();
+  StringRef moduleName =
+      module->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
+          ? module->getAttrOfType<StringAttr>(
+                    SymbolTable::getSymbolAttrName())
+                .getValue()
+          : StringRef("?");
+  bool ok = true;
+  bool anyNvvm = false;
+  for (Attribute t : targets) {
+    auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
+    if (!nvvm)
+      continue;
+    anyNvvm = true;
+    StringRef chip = nvvm.getChip();
+    const Chip *known = findChip(chip);
+    if (!known) {
+      ok = false;
+      kernel.emitOpError()
+          << "[X7] gpu.module '@" << moduleName << "' targets chip = \""
+          << chip
+          << "\", which the CUDA 13 toolkit does not know; use a known "
+             "chip such as sm_90a, sm_100a, sm_103a, sm_110a or sm_120a";
+      continue;
+    }
+    std::optional<int> ptx = ptxVersion(nvvm.getFeatures());
+    if (!ptx || *ptx < known->minPtx || *ptx > kMaxPtx) {
+      ok = false;
+      InFlightDiagnostic diag = kernel.emitOpError()
+                                << "[X7] chip \"" << chip
+                                << "\" needs PTX ISA " << ptxName(known->minPtx)
+                                << " or newer (at most " << ptxName(kMaxPtx)
+                                << "), but the target's features are \""
+                                << nvvm.getFeatures() << "\"";
+      diag << "; use features = \"+ptx" << known->minPtx << "\"";
+      continue;
+    }
+    for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+      PipelineType type = pipe.getConfig().getPipelineType();
+      bool fits = true;
+      if (isTcgen05Type(type))
+        fits = llvm::is_contained(kTcgen05Chips, chip);
+      else if (type == PipelineType::ClcFetchAsync)
+        fits = smNumber(chip) >= 100;
+      if (fits)
+        continue;
+      ok = false;
+      pipe.emitOpError() << "[X7] a " << stringifyPipelineType(type)
+                         << " pipeline needs "
+                         << (isTcgen05Type(type)
+                                 ? "tcgen05 (sm_100a, sm_103a or sm_110a)"
+                                 : "cluster launch control (sm_100 or newer)")
+                         << ", but gpu.module '@" << moduleName
+                         << "' targets chip = \"" << chip
+                         << "\"; target a chip that has it";
+    }
+  }
+  if (!anyNvvm) {
+    ok = false;
+    kernel.emitOpError() << "[X7] gpu.module '@" << moduleName
+                         << "' lists targets but no #nvvm.target, so the "
+                            "kernel cannot be compiled for an NVIDIA GPU; add "
+                            "#nvvm.target<chip = \"sm_90a\", features = "
+                            "\"+ptx80\"> (or another chip) to its targets";
+  }
+  return success(ok);
+}
