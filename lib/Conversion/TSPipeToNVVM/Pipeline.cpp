@@ -55,10 +55,12 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
         pm.addPass(tspipe::createTSPipeNormalize());
-        // A kernel that can hang is rejected before it is lowered.
+        // Shared memory first (R43 bounds the ring sizes the checker has to
+        // simulate), then a kernel that can hang is rejected before it is
+        // lowered.
+        pm.addPass(tspipe::createTSPipeAllocateSmem());
         if (options.checkProgress)
           pm.addPass(tspipe::createTSPipeCheckProgress());
-        pm.addPass(tspipe::createTSPipeAllocateSmem());
         tspipe::ConvertTSPipeToNVVMOptions convOpts;
         convOpts.debugHangTimeout = options.debugHangTimeout;
         pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));

@@ -981,5 +981,22 @@ ProgressResult Checker::run() {
 } // namespace
 
 ProgressResult progress::checkKernel(KernelOp kernel) {
+  // A ring's barriers take 16 bytes per stage (full + empty), so a ring of
+  // more than kMaxModeledStages stages cannot fit the shared memory of any
+  // GPU (228 KiB at most; R43 rejects it where smem is allocated). The
+  // model keeps state per stage, so such a kernel is not simulated.
+  constexpr int64_t kMaxModeledStages = 228 * 1024 / 16;
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
+    int64_t stages = pipe.getConfig().getNumStages();
+    if (stages > kMaxModeledStages) {
+      ProgressResult result;
+      result.warnings.push_back(
+          "not checked: @" + pipe.getSymName().str() + " has " +
+          std::to_string(stages) + " stages, whose barriers alone (16 bytes "
+          "a stage) exceed the shared memory of any GPU (" +
+          std::to_string(kMaxModeledStages) + " stages at most; R43)");
+      return result;
+    }
+  }
   return Checker(kernel).run();
 }

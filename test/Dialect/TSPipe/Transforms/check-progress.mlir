@@ -328,3 +328,35 @@ gpu.module @split {
     gpu.return
   }
 }
+
+// -----
+
+// A ring whose barriers alone exceed any GPU's shared memory is not
+// simulated (R43 rejects it once shared memory is allocated); the checker
+// says so instead of running out of memory.
+
+// CHECK-LABEL: gpu.func @huge_ring
+gpu.module @m {
+  gpu.func @huge_ring(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-warning @below {{[R70] progress checked for some lengths only: not checked: @p has 2147483647 stages}}
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @p config(<async_async, num_stages = 2147483647,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @prod warps(0, 1) produces [@p] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @p
+          tspipe.producer_commit @p
+        }
+      }
+      tspipe.task @cons warps(1, 1) consumes [@p] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @p
+          tspipe.consumer_release @p
+        }
+      }
+    }
+    gpu.return
+  }
+}
