@@ -269,6 +269,20 @@ gpu.module @R8_negative_warp_group {
 
 // -----
 
+// R8: a group larger than an mbarrier's largest arrival count (2^20 - 1);
+// 32 x (2^59 + 1) warps would otherwise wrap to 32 arrivals.
+gpu.module @R8_group_overflows_count {
+  gpu.func @R8_group_overflows_count() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{[R8] cooperative group of 576460752303423489 warps gives more than 1048575 arrivals, the largest count an mbarrier takes; give at most 32767 warps}}
+      tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <warp, 576460752303423489>, consumer_group = <thread, 1>>)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // R8: a boolean is not a size.
 gpu.module @R8_boolean_size {
   gpu.func @R8_boolean_size() kernel {

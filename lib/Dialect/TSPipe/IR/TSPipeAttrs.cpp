@@ -39,6 +39,19 @@ CooperativeGroupAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "got "
                        << size << "; give the number of " << stringifyAgent(agent)
                        << "s that arrive";
+  // An mbarrier's expected arrival count is at most 2^20 - 1 (PTX ISA,
+  // mbarrier.init); a group larger than that cannot be a barrier's count,
+  // and bounding it here also keeps 32 x size from overflowing.
+  constexpr int64_t kMaxArrivals = (int64_t(1) << 20) - 1;
+  int64_t perMember = agent == Agent::Warp ? 32 : 1;
+  if (size > kMaxArrivals / perMember)
+    return emitError() << "[R8] cooperative group of " << size << " "
+                       << stringifyAgent(agent) << "s gives more than "
+                       << kMaxArrivals
+                       << " arrivals, the largest count an mbarrier takes; "
+                          "give at most "
+                       << kMaxArrivals / perMember << " "
+                       << stringifyAgent(agent) << "s";
   return success();
 }
 
