@@ -7,6 +7,7 @@ verification and lowering reject the latter.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -77,13 +78,15 @@ def squares(producer_iters, consumer_iters):
     f for f in os.listdir(EXAMPLES) if f.endswith(".mlir")))
 def test_every_example_is_free_of_hangs(example):
     with open(os.path.join(EXAMPLES, example)) as f:
-        report = check_progress(f.read())
+        text = f.read()
+    report = check_progress(text)
     assert report.ok, report.message
     assert report.rule is None and report.timeline_dot is None
     assert report.warnings == []
     assert report.assignments_checked >= 1
     assert report.graph_dot.startswith("digraph")
-    assert "@ring" in report.graph_dot or "@tiles" in report.graph_dot
+    pipes = re.findall(r"tspipe\.pipeline @(\w+)", text)
+    assert pipes and all(name in report.graph_dot for name in pipes)
 
 
 def test_domain_mismatch_gives_the_smallest_counterexample():
@@ -114,7 +117,10 @@ def test_raise_on_failure_carries_the_rule():
 
 def test_x8_last_iter_release_with_empty_domain():
     # The wait in the head, the release under last_iter: an empty consumer
-    # domain runs no guard and never releases the stage.
+    # domain runs no guard and never releases the stage. The kernel verifier
+    # rejects it (X8) before the checker runs; the checker's own X8
+    # counterexample is tested on unverified IR in
+    # check-progress-unverified.mlir.
     head_wait = ("tspipe.task @consumer warps(1, 1) consumes [@ring] {\n"
                  "        %h = tspipe.consumer_wait @ring")
     text = two_tasks("x8", "%c1", "%n", consumer_body="""
@@ -122,11 +128,9 @@ def test_x8_last_iter_release_with_empty_domain():
             tspipe.consumer_release @ring
           }""").replace(
         "tspipe.task @consumer warps(1, 1) consumes [@ring] {", head_wait)
-    report = check_progress(text)
-    assert (report.rule, report.kind) == ("X8", "deadlock")
-    assert report.lengths == {"producer": 1, "consumer": 0}
-    assert any("[X8]" in n.text and n.op == "tspipe.consumer_release"
-               for n in report.notes)
+    with pytest.raises(ScheduleError) as err:
+        check_progress(text)
+    assert err.value.rule == "X8"
     # Released in the tail instead, it is balanced for every length.
     fixed = two_tasks("x8", "%c1", "%n", consumer_body="// nothing").replace(
         "tspipe.task @consumer warps(1, 1) consumes [@ring] {", head_wait)
