@@ -280,11 +280,14 @@ KNOWN = [
          disposition="tspipe bug",
          reason="as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
     # -- kernels --------------------------------------------------------
+    # Every layout one CTA on a larger launch cluster (the split-K tutorial):
+    # R57 accepts CTA-local pipelines on any cluster now, so this class is
+    # fixed; seeing it again is a regression.
     dict(key=("kernel", "accept", "reject", None, "R57"),
          needle="[one-CTA layouts]", disposition="tspipe bug",
-         reason="every layout is one CTA but the launch cluster is larger: TS "
-                "allows it and the split-K tutorial uses it (cluster (1,1,2), every "
-                "layout (1,1,1,1)); tspipe's R57 rejects it (issue 5 item 2)."),
+         reason="regression: every layout is one CTA but the launch cluster is "
+                "larger; TS allows it (split-K tutorial) and tspipe's R57 "
+                "accepts CTA-local pipelines on any cluster since issue 5."),
     dict(key=("kernel", "accept", "reject", None, "R57"), disposition="TS defect",
          reason="a layout of more CTAs than the launch cluster (or fewer, with "
                 "multicast peers that do not exist): TS never sees the launch "
@@ -349,15 +352,9 @@ def cluster_tma_async(case: dict) -> bool:
     return False
 
 
-KNOWN.append(dict(
-    key=("kernel", "reject", "accept", "R54", None),
-    when=lambda c: cluster_tma_async(c) and non_thread_agent(c),
-    disposition="tspipe bug",
-    reason="a TmaAsync consumer group of one warp (32 arrivals: an all-thread "
-           "release) on a multi-CTA cluster: tspipe accepts it, but local "
-           "all-thread arrives never reach the CTAs the stage was multicast "
-           "from (X4, planned; ts-semantics §6.7). TS rejects it only because "
-           "it compares the raw size 1."))
+# A TmaAsync all-thread release (a consumer group of one warp) on a
+# multi-CTA cluster: tspipe rejects it now (X4, kernel verifier), so both
+# sides reject; the class of TS reject / tspipe accept is gone.
 KNOWN.append(dict(
     key=("kernel", "accept", "reject", None, "untagged"), needle="does not split evenly",
     disposition="not modeled",
@@ -422,20 +419,34 @@ KNOWN.append(dict(
            "lane 0's stages (its message lists credits on stage 0 only), so a "
            "lane-1 wait looks blocked or a lane's commit looks unconsumed; at "
            "run time each warp lane signals its own stage (ts-semantics §1.9). "
-           "The class also holds lane starts outside [0, stride), which tspipe "
-           "accepts (R62, issue 5 item 2). To confirm on the GPU."))
+           "Lane starts outside [0, stride) are no longer in this class: "
+           "tspipe rejects them (R62). To confirm on the GPU."))
 
-# Rules tspipe has not implemented yet (docs/Rules.md "planned"; issue 5
-# item 1): TS rejecting what tspipe accepts under one of them is a known gap.
-PLANNED = ["R11", "R12", "R25", "R32", "R33", "R34", "R40", "R41", "R42",
-           "R44", "R45", "R46", "R47", "R48", "R49", "R50", "R51", "R56",
-           "R58", "R59", "R60", "R63", "R64", "R65", "R70", "R71"]
-for _rule in PLANNED:
-    KNOWN.append(dict(
-        key=("kernel", "reject", "accept", _rule, None),
-        disposition="tspipe bug",
-        reason=f"TS rejects under {_rule}, which tspipe has not implemented "
-               f"yet (docs/Rules.md: planned; issue 5 item 1)."))
+# The rules of issue 5 item 1 (R11, R12, R25, R32-R34, R40-R42, R44-R51,
+# R56, R58-R60, R63-R65) are verified by the kernel verifier, and R70/R71 by
+# the progress checker, which the tspipe runner now runs as Kernel.verify()
+# does: a class where TS rejects under one of them and tspipe accepts is no
+# longer a known gap; it stays unexplained until it is looked at.
+
+
+# tspipe's own rules (X2-X8, docs/Rules.md): TS has no such check and
+# accepts a kernel that misbehaves.
+KNOWN.append(dict(
+    key=("config", "accept", "reject", None, "X6"), needle="is not a multiple of",
+    disposition="TS defect",
+    reason="a TMA transaction count that is not a multiple of 16 bytes (field "
+           "bug B19): bulk copies move 16-byte multiples, so the stage's "
+           "transaction count never completes; TS does not check it (X6)."))
+KNOWN.append(dict(
+    key=("kernel", "accept", "reject", None, "X2"), disposition="TS defect",
+    reason="a TmaUmma empty barrier counts one tcgen05 commit per CTA pair of "
+           "its multicast row or column; TS's T or T/V is wrong for 2-D "
+           "multicast clusters (X2)."))
+KNOWN.append(dict(
+    key=("kernel", "accept", "reject", None, "X3"), disposition="TS defect",
+    reason="with V = 2 a tcgen05 side commits from one CTA of the pair "
+           "(CtaLeader); TS lets both CTAs commit and the barrier counts "
+           "twice (X3)."))
 
 
 def _matches(pattern, key, needle):

@@ -141,8 +141,9 @@ def _allocate_smem(module):
 
 def judge(case):
     """The verdict of one case: config by its factory; kernel by the
-    factories, the builder, ``Kernel.build()`` (every C++ verifier) and
-    ``tspipe-allocate-smem`` (R43)."""
+    factories, the builder, ``Kernel.build()`` (every C++ verifier),
+    ``tspipe-allocate-smem`` (R43) and the progress checker
+    (``tspipe.progress``: R70, R71, X8, as ``Kernel.verify()`` runs it)."""
     from tspipe import ir
     if case["kind"] == "config":
         try:
@@ -164,6 +165,9 @@ def judge(case):
         except ir.MLIRError as err:
             from tspipe.ts.errors import error_from_mlir
             raise error_from_mlir(err) from None
+        stage = "progress"
+        from tspipe.progress import check_progress
+        check_progress(module).raise_on_failure()
     except Exception as err:  # noqa: BLE001
         return _rejection(stage, err)
     return {"verdict": "accept", "stage": "manager"}

@@ -16,16 +16,20 @@ G, T = CooperativeGroup, Agent.Thread
 
 
 def cluster_kernel():
+    # The consumer covers warpgroup 0 (R41: setmaxnreg takes whole
+    # warpgroups); its CtaLeader release makes the leader arm the bytes of
+    # both CTAs, so the bytes per warp and CTA are declared (R56).
     cfg = PipelineConfig.create_tma_async_pipeline_cfg(
-        4, 4096, G(T, 1), G(T, 2), cta_layout_vmnk=(1, 2, 1, 1),
-        consumer_signaling_threads=SignalingThreads.CtaLeader)
-    k = Kernel(num_warps=2, cluster=(2, 1, 1), name="clustered")
+        4, 4096, G(T, 1), G(T, 8), cta_layout_vmnk=(1, 2, 1, 1),
+        consumer_signaling_threads=SignalingThreads.CtaLeader,
+        num_bytes_per_warp_per_cta=2048)
+    k = Kernel(num_warps=5, cluster=(2, 1, 1), name="clustered")
     ring = k.pipeline("ring", cfg, smem_bytes=4 * 4096)
-    p = k.task("p", 0, 1, produces=[ring])
+    p = k.task("p", 4, 1, produces=[ring])
     with p.domain_loop(0, 4):
         p.acquire(ring)
         p.commit(ring)
-    c = k.task("c", 1, 1, consumes=[ring], run_only_on_cta_id=0,
+    c = k.task("c", 0, 4, consumes=[ring], run_only_on_cta_id=0,
                num_registers=232)
     with c.domain_loop(0, 4):
         c.wait(ring)
@@ -45,12 +49,12 @@ def allocated(kernel):
 def test_facts_from_attributes():
     (k,) = kernel_facts(allocated(cluster_kernel()))
     assert (k.name, k.warps, k.block_threads, k.cluster) == (
-        "clustered", 2, 64, (2, 1, 1))
+        "clustered", 5, 160, (2, 1, 1))
     assert k.smem_bytes >= 4 * 4096 + 4 * 16
     (p,) = k.pipelines
     assert (p.name, p.type, p.num_stages, p.num_bytes, p.barrier_bytes) == (
         "ring", "tma_async", 4, 4096, 64)
-    assert p.producer_group == ("thread", 1) and p.consumer_group == ("thread", 2)
+    assert p.producer_group == ("thread", 1) and p.consumer_group == ("thread", 8)
     assert p.cta_layout_vmnk == (1, 2, 1, 1) and p.smem_bytes == 4 * 4096
     assert p.barrier_offset is not None and p.buffer_offset is not None
     assert [(t.name, t.produces, t.consumes, t.cta, t.registers)

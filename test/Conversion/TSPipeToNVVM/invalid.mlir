@@ -32,7 +32,9 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) cluster([2, 1, 1]) {
-      // expected-error @below {{[X4] release(all_threads) across a 2-CTA cluster: every consumer thread would arrive on its own CTA's empty barrier only, so the CTAs whose multicast copies also wrote the stage are never told it is free; give consumer_group the lane-release count (one arrive per consumer warp and CTA of the multicast set, 2 per warp) so that each warp's lanes signal the peers}}
+      // The kernel verifier rejects the all-thread release on a cluster before
+      // the lowering sees it (the lowering checks it again on release(all_threads)).
+      // expected-error @below {{[X4] releases with every consumer thread (consumer_group = 32 = 32 x 1 warps) on a cluster of 2 CTAs, but those arrives are local and never reach the multicast peers' empty barriers; use the lane release (consumer_group = <thread, 2>)}}
       tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 1024,
           producer_group = <thread, 1>, consumer_group = <thread, 32>,
           cta_layout_vmnk = [1, 2, 1, 1]>)
@@ -60,7 +62,8 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) cluster([2, 1, 1]) {
-      // expected-error @below {{[X7] clc_fetch_async pipelines lower to clusterlaunchcontrol.try_cancel, which needs an sm_100 family target, but the gpu.module targets chip = "sm_90a"; use sm_100a}}
+      // The kernel verifier checks the target (X7) before the lowering does.
+      // expected-error @below {{[X7] a clc_fetch_async pipeline needs cluster launch control (sm_100 or newer), but gpu.module '@m' targets chip = "sm_90a"; target a chip that has it}}
       tspipe.pipeline @clc config(<clc_fetch_async, num_stages = 1, num_bytes = 16,
           producer_group = <thread, 1>, consumer_group = <thread, 64>,
           cta_layout_vmnk = [1, 2, 1, 1], producer_signaling = cta_leader>)

@@ -501,7 +501,8 @@ gpu.module @m {
       tspipe.pipeline @ring config(<tma_async, num_stages = 4, num_bytes = 8192,
           producer_group = <thread, 1>, consumer_group = <thread, 4>,
           cta_layout_vmnk = [2, 2, 1, 1], mcast_mode_mn = [0, 1],
-          producer_signaling = cta_leader|task_warp_leader, consumer_signaling = cta_leader>)
+          producer_signaling = cta_leader|task_warp_leader, consumer_signaling = cta_leader,
+          num_bytes_per_warp_per_cta = 2048>)
           smem_bytes(32768)
       tspipe.task @load warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {

@@ -831,6 +831,18 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_100a", features = "+pt
   }
 }
 
+// Without a +ptxNN feature LLVM's NVPTX backend emits the least PTX ISA
+// version the chip accepts, so X7 has nothing to check there.
+// CHECK-LABEL: gpu.module @X7_no_ptx_feature
+// CHECK-SAME:    chip = "sm_100a"
+gpu.module @X7_no_ptx_feature [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @X7_no_ptx_feature() kernel {
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
 // A gpu.module without targets is target-agnostic: the compile API attaches
 // one.
 // CHECK-LABEL: gpu.module @X7_no_nvvm_target

@@ -3,7 +3,8 @@
 // Rule X7 at verification time: the `#nvvm.target`s of the gpu.module that
 // holds a tspipe kernel name a chip the CUDA 13 toolkit (ptxas 13.0) and
 // LLVM 22's NVPTX backend both know, with a PTX ISA version (`+ptxNN`
-// feature) that chip accepts, and the pipeline types of the kernel run on
+// feature, when one is given; without one LLVM emits the chip's least
+// version) that chip accepts, and the pipeline types of the kernel run on
 // it (tcgen05 and CLC on the Blackwell data-center family). Without these
 // checks a wrong target ends in an LLVM fatal error or a ptxas failure
 // long after the module was accepted (docs/Rules.md, X7; field bug B24).
@@ -117,8 +118,10 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
              "chip such as sm_90a, sm_100a, sm_103a, sm_110a or sm_120a";
       continue;
     }
+    // Without a `+ptxNN` feature LLVM's NVPTX backend emits the least PTX
+    // ISA version the chip accepts, which is always in range.
     std::optional<int> ptx = ptxVersion(nvvm.getFeatures());
-    if (!ptx || *ptx < known->minPtx || *ptx > kMaxPtx) {
+    if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx)) {
       ok = false;
       InFlightDiagnostic diag = kernel.emitOpError()
                                 << "[X7] chip \"" << chip

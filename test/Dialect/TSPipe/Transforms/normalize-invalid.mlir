@@ -48,6 +48,12 @@ gpu.module @m {
           tspipe.producer_commit @ring
         }
       }
+      tspipe.task @use warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
     }
     gpu.return
   }
