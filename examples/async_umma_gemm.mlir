@@ -71,16 +71,12 @@ gpu.module @async_umma_gemm [#nvvm.target<chip = "sm_100a">] {
       }
 
       tspipe.task @mma warps(2, 1) produces [@acc] consumes [@ab] {
+        %acc = tspipe.producer_acquire @acc
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
-          tspipe.first_iter {
-            %acc = tspipe.producer_acquire @acc
-          }
           %s = tspipe.consumer_wait @ab
           tspipe.consumer_release @ab
-          tspipe.last_iter {
-            tspipe.producer_commit @acc
-          }
         }
+        tspipe.producer_commit @acc
       }
 
       tspipe.task @epilogue warps(3, 4) consumes [@acc] {

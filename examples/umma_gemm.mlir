@@ -66,16 +66,12 @@ gpu.module @umma_gemm [#nvvm.target<chip = "sm_100a">] {
       }
 
       tspipe.task @mma warps(1, 1) produces [@acc] consumes [@ab] {
+        %acc = tspipe.producer_acquire @acc
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
-          tspipe.first_iter {
-            %acc = tspipe.producer_acquire @acc
-          }
           %s = tspipe.consumer_wait @ab
           tspipe.consumer_release @ab
-          tspipe.last_iter {
-            tspipe.producer_commit @acc
-          }
         }
+        tspipe.producer_commit @acc
       }
 
       tspipe.task @epilogue warps(2, 4) consumes [@acc] {

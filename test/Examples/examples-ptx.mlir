@@ -32,7 +32,7 @@
 // GEMM2-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2
 // GEMM2-SAME: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 // GEMM2-SAME: mapa.shared::cluster
-// GEMM2-SAME: mbarrier.arrive.shared::cluster.b64
+// GEMM2-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64
 
 // AGEMM: gpu.binary @async_umma_gemm
 // AGEMM-SAME: mbarrier.arrive.shared.b64

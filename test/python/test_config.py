@@ -405,7 +405,13 @@ def test_int_fields_out_of_int64_range_name_the_field(rule, field, call, kwargs)
 def test_group_size_out_of_int64_range():
     err = expect_config_error("R8", G, T, 2 ** 63)
     assert "CooperativeGroup size" in err.message
-    assert G(T, 2 ** 63 - 1).size == 2 ** 63 - 1
+    # Within int64, the mbarrier's largest arrival count (2^20 - 1) bounds
+    # a group: 32 x size of a warp group must not wrap past the count rules.
+    assert G(T, 2 ** 20 - 1).size == 2 ** 20 - 1
+    err = expect_config_error("R8", G, T, 2 ** 63 - 1)
+    assert "1048575 arrivals" in err.message
+    err = expect_config_error("R8", G, Agent.Warp, 2 ** 59 + 1)
+    assert "give at most 32767 warps" in err.message
 
 
 def test_numpy_integers_are_ints():

@@ -178,7 +178,8 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // Interleaved producer (stride 2, two warps): lanes from the warp index,
 // strided advance, num_stages / 2 drain waits.
 // CHECK-LABEL: gpu.func @interleaved_producer
-// CHECK:         %[[WARP:.*]] = arith.divui
+// CHECK:         %[[WARP_T:.*]] = arith.divui
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.for %{{.*}} iter_args(%[[IDX:.*]] = %[[WARP]], %{{.*}} = %c1_i32)
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK:           nvvm.mbarrier.arrive

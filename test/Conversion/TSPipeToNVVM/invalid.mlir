@@ -188,7 +188,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(2) {
-      // expected-error @below {{[X7] tma_umma pipelines lower to tcgen05.commit, which needs an sm_100a-family target, but the gpu.module targets chip = "sm_90a"; use chip = "sm_100a"}}
+      // expected-error @below {{[X7] a tma_umma pipeline needs tcgen05 (sm_100a, sm_103a or sm_110a), but gpu.module '@m' targets chip = "sm_90a"; target a chip that has it}}
       tspipe.pipeline @ab config(<tma_umma, num_stages = 2, num_bytes = 4096,
           producer_group = <thread, 1>, consumer_group = <thread, 1>>)
       tspipe.task @load warps(0, 1) produces [@ab] {

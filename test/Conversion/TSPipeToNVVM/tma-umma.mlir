@@ -279,8 +279,14 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // (0b11 << 2n), over pair leaders' pairs, from the rank.
 // CHECK-LABEL: gpu.func @b5_pair_multicast
 // CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c1_i32
-// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c2_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c2_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c2_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c2_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c2_i32
 // CHECK:         scf.for
 // CHECK:         scf.for
 // CHECK:           %[[ROW:.*]] = arith.shli %c15_i32, %{{.*}} : i32
@@ -321,7 +327,8 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // warp (warp 1) of the leader CTA arms.
 // CHECK-LABEL: gpu.func @pair_task_warp_leader
 // CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK:         %[[WARP:.*]] = arith.divui
+// CHECK:         %[[WARP_T:.*]] = arith.divui
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.for
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK:           %[[V:.*]] = arith.remui %[[RANK]], %c2_i32 : i32
@@ -339,7 +346,8 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
       tspipe.pipeline @ring config(<tma_umma, num_stages = 2, num_bytes = 32768,
           producer_group = <thread, 1>, consumer_group = <thread, 1>,
           cta_layout_vmnk = [2, 1, 1, 1], consumer_signaling = cta_leader,
-          producer_signaling = task_warp_leader>)
+          producer_signaling = task_warp_leader,
+          num_bytes_per_warp_per_cta = 8192>)
       tspipe.task @producer warps(1, 2) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
@@ -362,7 +370,8 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // Interleaved producer (stride 2, two warps): each warp's cursor starts at
 // its lane and advances by 2; the drain waits num_stages / 2 times.
 // CHECK-LABEL: gpu.func @interleaved
-// CHECK:         %[[WARP:.*]] = arith.divui
+// CHECK:         %[[WARP_T:.*]] = arith.divui
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.if
 // CHECK:           scf.for %{{.*}} iter_args(%[[IDX:.*]] = %[[WARP]], %{{.*}} = %c1_i32)
 // CHECK:             nvvm.mbarrier.try_wait.parity

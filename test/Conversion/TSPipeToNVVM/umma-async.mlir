@@ -198,7 +198,8 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 
 // Interleaved consumer (stride 2, two warps): each warp starts at its lane.
 // CHECK-LABEL: gpu.func @interleaved_consumer
-// CHECK:         %[[WARP:.*]] = arith.divui
+// CHECK:         %[[WARP_T:.*]] = arith.divui
+// CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         scf.if
 // CHECK:           %[[LANE:.*]] = arith.subi %[[WARP]], %c1_i32 : i32
 // CHECK:           scf.for %{{.*}} iter_args(%[[IDX:.*]] = %[[LANE]], %{{.*}} = %c0_i32)
