@@ -25,17 +25,6 @@ namespace {
 
 class AsyncAsyncProtocol final : public PipelineProtocol {
 public:
-  Value acquire(BracketContext &ctx) const override {
-    PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = ctx.cursors.producer;
-    Value index = c.index;
-    Value gate = ctx.ctaGate(cfg.getProducerSignaling());
-    waitEmpty(ctx, index, gate);
-    if (cfg.getAdvanceOnAcquire())
-      ctx.advanceAfterGated(c, cfg.getAcquireStride(), gate);
-    return index;
-  }
-
   void commit(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
     auto [c, stride] = commitCursor(ctx);

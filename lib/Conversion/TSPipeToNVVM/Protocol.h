@@ -159,8 +159,10 @@ public:
   /// producer_try_acquire: one probe of E[p.idx]; returns the ready token.
   virtual Value tryAcquire(BracketContext &ctx) const;
   /// producer_acquire: parity wait on E[p.idx] plus the type's arm of F;
-  /// returns the i32 index of the acquired stage.
-  virtual Value acquire(BracketContext &ctx) const = 0;
+  /// returns the i32 index of the acquired stage. The default is the wait
+  /// alone, gated by the producer's CtaLeader signaling, with the split
+  /// advance of advance_on_acquire (types whose producer arms nothing).
+  virtual Value acquire(BracketContext &ctx) const;
   /// producer_commit: the type's arrive on F; advances p (or pc).
   virtual void commit(BracketContext &ctx) const = 0;
   /// producer_tail: num_stages / stride parity waits on E.

@@ -226,6 +226,17 @@ PipelineProtocol::commitCursor(BracketContext &ctx) {
   return {&ctx.cursors.producer, cfg.getAcquireStride()};
 }
 
+Value PipelineProtocol::acquire(BracketContext &ctx) const {
+  PipelineConfigAttr cfg = ctx.config();
+  Cursor &c = ctx.cursors.producer;
+  Value index = c.index;
+  Value gate = ctx.ctaGate(cfg.getProducerSignaling());
+  waitEmpty(ctx, index, gate);
+  if (cfg.getAdvanceOnAcquire())
+    ctx.advanceAfterGated(c, cfg.getAcquireStride(), gate);
+  return index;
+}
+
 Value PipelineProtocol::tryAcquire(BracketContext &ctx) const {
   Cursor &c = ctx.cursors.producer;
   return ctx.probe(ctx.emptyBarrier(c.index), c.phase);
