@@ -141,10 +141,7 @@ def _allocate_smem(module):
 
 def judge(case):
     """The verdict of one case: config by its factory; kernel by the
-    factories, the builder, ``Kernel.build()`` (every C++ verifier),
-    ``tspipe-allocate-smem`` (R43) and the progress checker
-    (``tspipe.progress``: R70, R71, X8, as ``Kernel.verify()`` runs it)."""
-    from tspipe import ir
+    factories, the builder and :func:`judge_kernel`."""
     if case["kind"] == "config":
         try:
             make_config(case["factory"], case["kwargs"])
@@ -157,8 +154,20 @@ def judge(case):
             make_config(pipe["factory"], pipe["kwargs"])
         stage = "schedule"
         kernel = build_kernel(case)
-        stage = "manager"
-        module = kernel.build()
+    except Exception as err:  # noqa: BLE001
+        return _rejection(stage, err)
+    return judge_kernel(kernel)
+
+
+def judge_kernel(kernel):
+    """The verdict of a built ``tspipe.ts.Kernel``: ``Kernel.build()``
+    (every C++ verifier), ``tspipe-allocate-smem`` (R43) and the progress
+    checker (``tspipe.progress``: R70, R71, X8, as ``Kernel.verify()`` runs
+    it). Also judges kernels that ``from_ts`` imported (import_check.py)."""
+    from tspipe import ir
+    stage = "manager"
+    try:
+        module = kernel.build(check_progress=False)
         stage = "allocate-smem"
         try:
             _allocate_smem(module)

@@ -126,8 +126,9 @@ def lower_module(module_op, *, arch: Optional[str] = None,
     gpu = importlib.import_module("tspipe.dialects.gpu")
     modules = _gpu_modules(module_op)
     if not modules:
-        raise TSPipeError("the module has no gpu.module to lower; put the "
-                          "gpu.func (or the Kernel) in a gpu.module")
+        raise TSPipeError("[X9] the module has no gpu.module to lower; put "
+                          "the gpu.func (or the Kernel) in a gpu.module",
+                          "X9")
     retarget = arch is not None or features is not None or opt_level is not None
     untargeted = [m for m in modules if "targets" not in m.operation.attributes]
     if not retarget:
@@ -245,6 +246,6 @@ def lower_to_ptx(module, arch: Optional[str] = None, *, gpu_module: Optional[str
         return ptx[gpu_module]
     if len(ptx) != 1:
         raise TSPipeError(
-            f"the module has {len(ptx)} gpu.modules ({sorted(ptx)}); pass "
-            f"gpu_module= to choose one")
+            f"[X9] the module has {len(ptx)} gpu.modules ({sorted(ptx)}); "
+            f"pass gpu_module= to choose one", "X9")
     return next(iter(ptx.values()))

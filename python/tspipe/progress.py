@@ -103,10 +103,14 @@ class ProgressReport:
         if self.ok:
             return
         errors = importlib.import_module("tspipe.ts.errors")
+        # At the bracket that blocks (the first note), each note with the
+        # line of the op it names.
         location = self.notes[0].location if self.notes else ""
         diag = errors.Diagnostic(
             message=f"[{self.rule}] {self.message}", location=location,
-            rule=self.rule, notes=tuple(n.text for n in self.notes))
+            rule=self.rule,
+            notes=tuple(errors.note_text(n.location, n.text)
+                        for n in self.notes))
         raise errors.ScheduleError(f"[{self.rule}] {self.message}", self.rule,
                                    location, [diag])
 

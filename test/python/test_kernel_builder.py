@@ -124,7 +124,12 @@ def test_try_tokens_pair_with_next_bracket():
         token = c.try_wait(ring)
         c.wait(ring, ready=token)
         c.release(ring)
-    module = k.build()
+    # The structure of the tokens only: this schedule waits twice per
+    # release, which the progress checker rejects (R70; build() runs it).
+    with pytest.raises(ScheduleError) as info:
+        k.build()
+    assert info.value.rule == "R70"
+    module = k.build(check_progress=False)
     assert _ready_operands(module, "tspipe.producer_acquire") == [1]
     assert sorted(_ready_operands(module, "tspipe.consumer_wait")) == [0, 1]
 
@@ -148,7 +153,9 @@ def test_guards_current_stage_and_tail():
             stage.empty_barrier()
         c.current_stage(acc, "consumer").buffer()
         c.release(acc)
-    module = k.build()
+    # The guards' structure only: one commit against eight releases is
+    # unbalanced (R70, reported by build()'s progress checker).
+    module = k.build(check_progress=False)
     assert len(ops_of(module, "tspipe.last_iter")) == 1
     assert len(ops_of(module, "tspipe.first_iter")) == 1
     assert len(ops_of(module, "tspipe.producer_tail")) == 1

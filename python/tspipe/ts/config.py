@@ -344,8 +344,11 @@ class PipelineConfig:
         if attr is None:
             first = next((d for d in diags if d.rule), diags[0] if diags else None)
             if first is None:
-                raise PipelineConfigError("invalid pipeline config", None,
-                                          caller_location())
+                # A group that is None: no #tspipe.group to build (R8).
+                raise PipelineConfigError(
+                    "[R8] invalid pipeline config: producer_group and "
+                    "consumer_group must be CooperativeGroups", "R8",
+                    caller_location())
             raise PipelineConfigError(first.message, first.rule,
                                       caller_location(), diags)
         return attr

@@ -48,6 +48,10 @@ _UNTAGGED_RULES = (
     ("expects parent op 'tspipe.domain_loop'", "R22"),
     # a domain_loop nested in another one or outside a task.
     ("expects parent op 'tspipe.task'", "R22"),
+    # MLIR's dominance check: a Value a work step built (or a stage) used
+    # where it is not defined, e.g. after the block that made it (data flow
+    # between work steps, R39).
+    ("does not dominate this use", "R39"),
 )
 
 _CONFIG_RULES = frozenset(f"R{i}" for i in range(1, 16))
@@ -145,8 +149,9 @@ class TSPipeError(ValueError):
     """A tspipe verification failure carrying the TS rule id.
 
     Attributes:
-      rule: the rule id of docs/Rules.md (``"R5"``), or None for a check
-        that implements no numbered rule.
+      rule: the rule id of docs/Rules.md (``"R5"``, ``"X9"``); None only
+        for a failure of an upstream dialect's own verifier in ops a work
+        step built (e.g. ``arith.addi`` operands of different types).
       message: the C++ verifier's text of the first error.
       location: its MLIR location as text (may be empty).
       diagnostics: every error diagnostic (:class:`Diagnostic`), first first.
@@ -166,6 +171,10 @@ class TSPipeError(ValueError):
         text = message
         if location:
             text = f"{message} (at {_short_location(location)})"
+        first = next((d for d in self.diagnostics
+                      if (d.message, d.location) == (message, location)), None)
+        for note in (first.notes if first is not None else ()):
+            text += f"\n  note: {note}"
         others = [d for d in self.diagnostics
                   if (d.message, d.location) != (message, location)]
         if others:
@@ -247,17 +256,52 @@ def _short_location(location: str) -> str:
     return location
 
 
+# Rules of the progress checker: its error is emitted on the tspipe.kernel
+# op, its counterexample's notes on the brackets involved.
+_PROGRESS_RULES = frozenset({"R70", "R71", "X8"})
+
+
+def note_text(location: str, message: str) -> str:
+    """A note as one line: ``file:line:col: message`` (the message alone
+    when the location is not a file location)."""
+    where = _short_location(location) if location else ""
+    if not where or where.startswith("loc("):
+        return message
+    return f"{where}: {message}"
+
+
+def _is_file_location(location: str) -> bool:
+    return re.search(r'"[^"]*":\d+:\d+', location) is not None
+
+
 def diagnostics_of(mlir_error) -> List[Diagnostic]:
-    """Converts a ``tspipe.ir.MLIRError`` into :class:`Diagnostic` values."""
+    """Converts a ``tspipe.ir.MLIRError`` into :class:`Diagnostic` values.
+
+    Each note keeps its location (``file:line:col: text``, see
+    :func:`note_text`); MLIR's "see current operation" dump is dropped. A
+    progress-checker failure (R70, R71, X8), which the pass reports on the
+    ``tspipe.kernel``, is located at its first note with a file location:
+    the bracket that blocks (as :func:`tspipe.progress.check_progress`
+    reports it).
+    """
     result = []
     for diag in getattr(mlir_error, "error_diagnostics", None) or []:
         message = diag.message
+        rule = rule_of(message)
+        location = str(diag.location)
+        notes = [(str(note.location), note.message) for note in diag.notes
+                 if not note.message.startswith("see current operation")]
+        if rule in _PROGRESS_RULES:
+            first = next((loc for loc, _ in notes if _is_file_location(loc)),
+                         None)
+            if first is not None:
+                location = first
         result.append(
             Diagnostic(
                 message=message,
-                location=str(diag.location),
-                rule=rule_of(message),
-                notes=tuple(note.message for note in diag.notes),
+                location=location,
+                rule=rule,
+                notes=tuple(note_text(loc, text) for loc, text in notes),
             )
         )
     return result

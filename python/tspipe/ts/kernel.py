@@ -28,7 +28,7 @@ that build their ops with the bundled upstream dialect builders
         mma.wait(ring)
         mma.release(ring)
 
-    module = k.build()          # verified by the C++ verifiers
+    module = k.build()          # verified: C++ verifiers, progress checker
     ptx = k.to_ptx()            # through tspipe-to-nvvm
 
 The module is built as the calls are made: a ``gpu.module`` (its
@@ -87,7 +87,7 @@ def _check_int(what: str, value, allow_none: bool = False) -> Optional[int]:
         raise TypeError(f"{what} must be an int, got {value!r}")
     problem = int64_problem(what, number)
     if problem is not None:
-        raise ScheduleError(problem, None, _caller_location())
+        raise ScheduleError(f"[X9] {problem}", "X9", _caller_location())
     return number
 
 
@@ -96,7 +96,7 @@ def _check_name(kind: str, name) -> str:
     (TypeError for a non-str)."""
     problem = identifier_problem(kind, name)
     if problem is not None:
-        raise ScheduleError(problem, None, _caller_location())
+        raise ScheduleError(f"[X9] {problem}", "X9", _caller_location())
     return name
 
 
@@ -328,19 +328,19 @@ class Task:
             if scope.loc_text:
                 where += f" opened at {scope.loc_text}"
             raise ScheduleError(
-                f"{what} is used outside the bracket scope it came from "
+                f"[R22] {what} is used outside the bracket scope it came from "
                 f"({use}): it was made inside the {where} of task "
                 f"'{self.name}', which is closed here; use it inside that "
                 f"block, or acquire/wait again where it is needed",
-                None, _caller_location())
+                "R22", _caller_location())
 
     def _check_owner(self, obj, use: str, what: str):
         if obj.task is not self:
             raise ScheduleError(
-                f"{what} is used in task '{self.name}' ({use}) but comes "
+                f"[R22] {what} is used in task '{self.name}' ({use}) but comes "
                 f"from task '{obj.task.name}': a stage or token exists only "
                 f"in the bracket scope of the task that made it; acquire or "
-                f"wait in task '{self.name}' to get its own", None,
+                f"wait in task '{self.name}' to get its own", "R22",
                 _caller_location())
         self._check_scope(obj._scope, use, what)
 
@@ -380,13 +380,13 @@ class Task:
         if ready.side != side:
             other = "try_wait" if side == "producer" else "try_acquire"
             raise ScheduleError(
-                f"{method}(ready=...) needs a token from {probe}(); "
-                f"{ready!r} comes from {other}()", None, _caller_location())
+                f"[R34] {method}(ready=...) needs a token from {probe}(); "
+                f"{ready!r} comes from {other}()", "R34", _caller_location())
         if ready.pipeline != pipe:
             raise ScheduleError(
-                f"{method}(@{pipe}, ready=...): the token probes "
+                f"[R34] {method}(@{pipe}, ready=...): the token probes "
                 f"@{ready.pipeline}; probe @{pipe} with {probe}()",
-                None, _caller_location())
+                "R34", _caller_location())
         if self._pending.get((pipe, side)) is ready:
             del self._pending[(pipe, side)]
         return ready.value
@@ -700,9 +700,9 @@ class Kernel:
             # PTX identifiers that start with '_' need a second character:
             # ptxas rejects `.entry _` ("syntax error near '_'").
             raise ScheduleError(
-                "kernel name '_' is not a valid PTX entry name (a name that "
-                "starts with '_' needs more characters); use e.g. '_k' or "
-                "'kernel'", None, _caller_location())
+                "[X9] kernel name '_' is not a valid PTX entry name (a name "
+                "that starts with '_' needs more characters); use e.g. '_k' "
+                "or 'kernel'", "X9", _caller_location())
         if isinstance(args, str):
             raise TypeError(f"args must be a sequence of names, got {args!r}")
         arg_specs = []
@@ -713,8 +713,8 @@ class Kernel:
         names = [n for n, _ in arg_specs]
         if len(set(names)) != len(names):
             raise ScheduleError(
-                f"kernel argument names must be unique, got {names}", None,
-                _caller_location())
+                f"[X9] kernel argument names must be unique, got {names}",
+                "X9", _caller_location())
         check_arch(arch)
         self.num_warps = num_warps
         self.cluster = cluster
@@ -924,16 +924,30 @@ class Kernel:
             pm.enable_verifier(False)
             pm.run(self.module.operation)
 
-    def build(self, arch: Optional[str] = None):
-        """Attach the NVVM target and verify; returns the ``tspipe.ir.Module``
-        (the Kernel's own: later calls keep building into it).
+    def build(self, arch: Optional[str] = None, *,
+              check_progress: bool = True):
+        """Attach the NVVM target and verify with the C++ verifiers and the
+        progress checker; returns the ``tspipe.ir.Module`` (the Kernel's own:
+        later calls keep building into it).
+
+        :meth:`build`, :meth:`verify`, :meth:`to_ptx` and
+        :func:`tspipe.compile.lower_to_ptx` raise alike for the same kernel.
+
+        Args:
+          arch: the target chip (default: the kernel's ``arch``).
+          check_progress: also run :func:`tspipe.progress.check_progress`
+            (no domain length deadlocks or unbalances credits: R70, R71,
+            X8), as ``tspipe-to-nvvm`` does before lowering; False checks
+            the C++ verifiers only.
 
         Raises:
           ScheduleError (ValueError): a task, schedule or kernel rule failed;
             its text lists every diagnostic with the Python line of the op
-            (``.diagnostics``, ``.rule``, ``.location`` of the first).
+            (``.diagnostics``, ``.rule``, ``.location`` of the first). A
+            progress failure (R70 / R71 / X8) is located at the bracket that
+            blocks and lists the counterexample's notes, each with its line.
           PipelineConfigError (ValueError): a config rule (R1-R15) failed.
-          ArchError (ValueError): ``arch`` is not supported.
+          ArchError (ValueError): ``arch`` is not supported (X7).
         """
         ir = _ir()
         arch = check_arch(arch or self.arch)
@@ -943,6 +957,11 @@ class Kernel:
                 self.module.operation.verify()
             except ir.MLIRError as err:
                 raise self._every_failure(err) from None
+        if check_progress:
+            progress = importlib.import_module("tspipe.progress")
+            progress.check_progress(
+                self.module.operation.get_asm(enable_debug_info=True)
+            ).raise_on_failure()
         return self.module
 
     def _every_failure(self, first_error):
@@ -968,10 +987,9 @@ class Kernel:
     def verify(self) -> None:
         """Verify with the C++ verifiers and the progress checker
         (:func:`tspipe.progress.check_progress`: no domain length deadlocks
-        or unbalances credits, R70 / R71 / X8); raises like :meth:`build`."""
+        or unbalances credits, R70 / R71 / X8); :meth:`build` without its
+        result, raising like it."""
         self.build()
-        importlib.import_module("tspipe.progress").check_progress(
-            self).raise_on_failure()
 
     def to_mlir(self, arch: Optional[str] = None) -> str:
         """The module printed with its locations (the Python lines), its
@@ -991,7 +1009,7 @@ class Kernel:
         """
         compile_mod = importlib.import_module("tspipe.compile")
         arch = check_arch(arch or self.arch)
-        self.build(arch)
+        # lower_to_ptx builds (verifies) the Kernel first, as build() does.
         return compile_mod.lower_to_ptx(self, arch=arch, **options)
 
 

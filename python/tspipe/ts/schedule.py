@@ -119,8 +119,8 @@ class _Recorder:
     def get(what: str) -> "_Recorder":
         if _Recorder.current is None:
             raise ScheduleError(
-                f"{what} is only valid inside a @schedule function", None,
-                caller_location())
+                f"[R22] {what} is only valid inside a @schedule function",
+                "R22", caller_location())
         return _Recorder.current
 
 
@@ -226,8 +226,9 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
 
         if _Recorder.current is not None:
             raise ScheduleError(
-                f"@schedule function {fn.__name__} called while another "
-                f"schedule is being recorded", None, caller_location())
+                f"[R22] @schedule function {fn.__name__} called while "
+                f"another schedule is being recorded", "R22",
+                caller_location())
         recorder = _Recorder()
         _Recorder.current = recorder
         try:

@@ -148,10 +148,10 @@ class TaskManager:
         hook = getattr(res, method, None)
         if not callable(hook):
             raise ScheduleError(
-                f"resource {res.name!r} ({type(res).__name__}) has no work "
+                f"[R38] resource {res.name!r} ({type(res).__name__}) has no work "
                 f"method {method!r}: define it on the MemoryResource subclass "
                 f"as def {method}(self, stage, ...) building its ops",
-                None, caller_location())
+                "R38", caller_location())
         role = getattr(hook, "_tspipe_work_role", None)
         if role is None:
             role = {"producer_work": "producer",
@@ -173,8 +173,8 @@ class TaskManager:
         if isinstance(value, DataFlowToken):
             if id(value) not in self._values:
                 raise ScheduleError(
-                    f"{value!r} is used before its work call ran (or in "
-                    f"another task's schedule)", None, caller_location())
+                    f"[R39] {value!r} is used before its work call ran (or "
+                    f"in another task's schedule)", "R39", caller_location())
             return self._values[id(value)]
         return value
 

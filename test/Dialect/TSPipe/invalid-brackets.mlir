@@ -424,7 +424,7 @@ func.func @stage_handle_in_select(%n: index, %c: i1) {
     tspipe.pipeline @q config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
     tspipe.task @prod warps(0, 1) produces [@p, @q] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        // expected-error @+1 {{stage handle is used by 'arith.select' (operand 1), but only tspipe.stage_index, tspipe.full_barrier, tspipe.empty_barrier and tspipe.stage_buffer may read a stage}}
+        // expected-error @+1 {{[R22] stage handle is used by 'arith.select' (operand 1), but only tspipe.stage_index, tspipe.full_barrier, tspipe.empty_barrier and tspipe.stage_buffer may read a stage}}
         %s = tspipe.producer_acquire @p
         %t = tspipe.producer_acquire @q
         // expected-note @+1 {{the other user}}
@@ -455,7 +455,7 @@ func.func @stage_handle_in_scf_yield(%n: index) {
     tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
     tspipe.task @prod warps(0, 1) produces [@p] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        // expected-error @+1 {{stage handle is used by 'scf.yield' (operand 0)}}
+        // expected-error @+1 {{[R22] stage handle is used by 'scf.yield' (operand 0)}}
         %s = tspipe.producer_acquire @p
         %r = scf.execute_region -> !tspipe.stage {
           // expected-note @+1 {{the other user}}
@@ -490,7 +490,7 @@ func.func @stage_handle_in_cast(%n: index) {
     }
     tspipe.task @cons warps(1, 1) consumes [@p] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        // expected-error @+1 {{stage handle is used by 'builtin.unrealized_conversion_cast' (operand 0)}}
+        // expected-error @+1 {{[R22] stage handle is used by 'builtin.unrealized_conversion_cast' (operand 0)}}
         %s = tspipe.consumer_wait @p
         // expected-note @+1 {{the other user}}
         %x = builtin.unrealized_conversion_cast %s : !tspipe.stage to i32

@@ -901,7 +901,7 @@ gpu.module @R57_layout_cluster_mismatch {
 gpu.module @kernel_body_foreign_op {
   gpu.func @kernel_body_foreign_op() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'arith.constant' op is not allowed in a tspipe.kernel body; only tspipe.pipeline and tspipe.task may appear there}}
+      // expected-error @+1 {{'arith.constant' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline and tspipe.task may appear there}}
       %c0 = arith.constant 0 : index
     }
     gpu.return
@@ -914,7 +914,7 @@ gpu.module @kernel_body_foreign_op {
 gpu.module @kernel_body_nested_kernel {
   gpu.func @kernel_body_nested_kernel() kernel {
     tspipe.kernel warps(2) {
-      // expected-error @+1 {{'tspipe.kernel' op is not allowed in a tspipe.kernel body; only tspipe.pipeline and tspipe.task may appear there}}
+      // expected-error @+1 {{'tspipe.kernel' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline and tspipe.task may appear there}}
       tspipe.kernel warps(1) {
       }
     }
@@ -927,7 +927,7 @@ gpu.module @kernel_body_nested_kernel {
 // A CTA has at most 32 warps.
 gpu.module @kernel_too_many_warps {
   gpu.func @kernel_too_many_warps() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op num_warps = 33 exceeds the 32 warps (1024 threads) of a CTA}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] num_warps = 33 exceeds the 32 warps (1024 threads) of a CTA}}
     tspipe.kernel warps(33) {
     }
     gpu.return
@@ -940,7 +940,7 @@ gpu.module @kernel_too_many_warps {
 // pass the 1024-thread check).
 gpu.module @kernel_warp_count_overflow {
   gpu.func @kernel_warp_count_overflow() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op num_warps = 576460752303423489 exceeds the 32 warps (1024 threads) of a CTA}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] num_warps = 576460752303423489 exceeds the 32 warps (1024 threads) of a CTA}}
     tspipe.kernel warps(576460752303423489) {
     }
     gpu.return
@@ -964,7 +964,7 @@ gpu.module @kernel_zero_warps {
 // The cluster shape is (x, y, z).
 gpu.module @kernel_cluster_rank {
   gpu.func @kernel_cluster_rank() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op cluster shape must have 3 extents (x, y, z), got 2}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] cluster shape must have 3 extents (x, y, z), got 2}}
     tspipe.kernel warps(1) cluster([2, 1]) {
     }
     gpu.return
@@ -976,7 +976,7 @@ gpu.module @kernel_cluster_rank {
 // Cluster extents are at least 1.
 gpu.module @kernel_cluster_zero_extent {
   gpu.func @kernel_cluster_zero_extent() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op cluster extents must be in [1, 16], got 0}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] cluster extents must be in [1, 16], got 0}}
     tspipe.kernel warps(1) cluster([1, 0, 1]) {
     }
     gpu.return
@@ -988,7 +988,7 @@ gpu.module @kernel_cluster_zero_extent {
 // Extents whose product wraps around to 0 in 64 bits (it used to pass).
 gpu.module @kernel_cluster_extent_overflow {
   gpu.func @kernel_cluster_extent_overflow() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op cluster extents must be in [1, 16], got 4294967296}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] cluster extents must be in [1, 16], got 4294967296}}
     tspipe.kernel warps(1) cluster([4294967296, 4294967296, 1]) {
     }
     gpu.return
@@ -1000,7 +1000,7 @@ gpu.module @kernel_cluster_extent_overflow {
 // A cluster holds at most 16 CTAs.
 gpu.module @kernel_cluster_too_large {
   gpu.func @kernel_cluster_too_large() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op cluster of 32 CTAs exceeds the 16 CTAs a cluster may hold}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] cluster of 32 CTAs exceeds the 16 CTAs a cluster may hold}}
     tspipe.kernel warps(1) cluster([4, 4, 2]) {
     }
     gpu.return
@@ -1015,7 +1015,7 @@ gpu.module @task_warps_outside_kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(4) {
-      // expected-error @+1 {{'tspipe.task' op warps(2, 3) do not fit in the kernel's 4 warps; warp_idx + num_warps must be <= 4}}
+      // expected-error @+1 {{'tspipe.task' op [X9] warps(2, 3) do not fit in the kernel's 4 warps; warp_idx + num_warps must be <= 4}}
       tspipe.task @t warps(2, 3) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1034,7 +1034,7 @@ gpu.module @task_warp_range_overflow {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(4) {
-      // expected-error @+1 {{'tspipe.task' op warps(9223372036854775807, 1) do not fit in the kernel's 4 warps; warp_idx + num_warps must be <= 4}}
+      // expected-error @+1 {{'tspipe.task' op [X9] warps(9223372036854775807, 1) do not fit in the kernel's 4 warps; warp_idx + num_warps must be <= 4}}
       tspipe.task @t warps(9223372036854775807, 1) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1070,7 +1070,7 @@ gpu.module @task_produces_unknown_pipeline {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'tspipe.task' op produces names '@nowhere', which is not a tspipe.pipeline of the enclosing tspipe.kernel}}
+      // expected-error @+1 {{'tspipe.task' op [X9] produces names '@nowhere', which is not a tspipe.pipeline of the enclosing tspipe.kernel}}
       tspipe.task @t warps(0, 1) produces [@nowhere] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1092,7 +1092,7 @@ gpu.module @task_consumes_a_task {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
       }
-      // expected-error @+1 {{'tspipe.task' op consumes names '@other', which is not a tspipe.pipeline of the enclosing tspipe.kernel}}
+      // expected-error @+1 {{'tspipe.task' op [X9] consumes names '@other', which is not a tspipe.pipeline of the enclosing tspipe.kernel}}
       tspipe.task @t warps(0, 1) consumes [@other] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1111,7 +1111,7 @@ gpu.module @task_produces_twice {
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(1) {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
-      // expected-error @+1 {{'tspipe.task' op produces lists '@p' twice}}
+      // expected-error @+1 {{'tspipe.task' op [X9] produces lists '@p' twice}}
       tspipe.task @t warps(0, 1) produces [@p, @p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1153,7 +1153,7 @@ gpu.module @pipeline_outside_kernel {
 gpu.module @smem_bytes_not_divisible {
   gpu.func @smem_bytes_not_divisible() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'tspipe.pipeline' op smem_bytes = 1000 does not split evenly over num_stages = 3; use a multiple of num_stages}}
+      // expected-error @+1 {{'tspipe.pipeline' op [X9] smem_bytes = 1000 does not split evenly over num_stages = 3; use a multiple of num_stages}}
       tspipe.pipeline @p config(<async_async, num_stages = 3, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1000)
     }
     gpu.return
@@ -1166,7 +1166,7 @@ gpu.module @smem_bytes_not_divisible {
 gpu.module @smem_bytes_unaligned_stage {
   gpu.func @smem_bytes_unaligned_stage() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'tspipe.pipeline' op stage size 24 bytes (smem_bytes / num_stages) is not a multiple of 16 (TMA and cp.async need 16-byte aligned stages); round the stage size up to a multiple of 16}}
+      // expected-error @+1 {{'tspipe.pipeline' op [X9] stage size 24 bytes (smem_bytes / num_stages) is not a multiple of 16 (TMA and cp.async need 16-byte aligned stages); round the stage size up to a multiple of 16}}
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(48)
     }
     gpu.return
@@ -1211,7 +1211,7 @@ gpu.module @stage_buffer_without_smem_bytes {
       tspipe.task @t warps(0, 1) consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
           %s = tspipe.consumer_wait @p
-          // expected-error @+1 {{'tspipe.stage_buffer' op pipeline '@p' declares no data buffer; add smem_bytes(N) to the tspipe.pipeline}}
+          // expected-error @+1 {{'tspipe.stage_buffer' op [X9] pipeline '@p' declares no data buffer; add smem_bytes(N) to the tspipe.pipeline}}
           %b = tspipe.stage_buffer %s : !llvm.ptr<3>
           tspipe.consumer_release @p
         }
@@ -1233,7 +1233,7 @@ gpu.module @stage_from_block_argument {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(256)
       tspipe.task @t warps(0, 1) consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.stage_buffer' op stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
+          // expected-error @+1 {{'tspipe.stage_buffer' op [R22] stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
           %b = tspipe.stage_buffer %s : !llvm.ptr<3>
         }
       }
@@ -1254,7 +1254,7 @@ gpu.module @stage_from_select {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @t warps(0, 1) consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.consumer_wait' op stage handle is used by 'arith.select' (operand 1), but only tspipe.stage_index, tspipe.full_barrier, tspipe.empty_barrier and tspipe.stage_buffer may read a stage}}
+          // expected-error @+1 {{'tspipe.consumer_wait' op [R22] stage handle is used by 'arith.select' (operand 1), but only tspipe.stage_index, tspipe.full_barrier, tspipe.empty_barrier and tspipe.stage_buffer may read a stage}}
           %a = tspipe.consumer_wait @p
           %b = tspipe.current_stage @p consumer
           // expected-note @+1 {{the other user}}
@@ -1278,7 +1278,7 @@ gpu.module @barrier_of_block_argument {
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.full_barrier' op stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
+          // expected-error @+1 {{'tspipe.full_barrier' op [R22] stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
           %f = tspipe.full_barrier %s : !llvm.ptr<3>
         }
       }
@@ -1291,7 +1291,7 @@ gpu.module @barrier_of_block_argument {
 
 gpu.module @empty_barrier_of_block_argument {
   gpu.func @empty_barrier_of_block_argument(%s: !tspipe.stage) kernel {
-    // expected-error @+1 {{'tspipe.empty_barrier' op stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
+    // expected-error @+1 {{'tspipe.empty_barrier' op [R22] stage operand must be the result of tspipe.producer_acquire, tspipe.consumer_wait or tspipe.current_stage, got a block argument; use the stage handle of the bracket directly}}
     %e = tspipe.empty_barrier %s : !llvm.ptr<3>
     gpu.return
   }
@@ -1332,7 +1332,7 @@ gpu.module @ready_from_constant {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @t warps(0, 1) produces [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.producer_acquire' op ready operand must be the result of tspipe.producer_try_acquire @p, got a result of 'arith.constant'; pass the try token or drop ready(...)}}
+          // expected-error @+1 {{'tspipe.producer_acquire' op [R34] ready operand must be the result of tspipe.producer_try_acquire @p, got a result of 'arith.constant'; pass the try token or drop ready(...)}}
           %s = tspipe.producer_acquire @p ready(%true)
           tspipe.producer_commit @p
         }
@@ -1354,7 +1354,7 @@ gpu.module @ready_from_consumer_probe {
       tspipe.task @t warps(0, 1) produces [@p] consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
           %r = tspipe.consumer_try_wait @p
-          // expected-error @+1 {{'tspipe.producer_acquire' op ready operand must be the result of tspipe.producer_try_acquire @p, got a result of 'tspipe.consumer_try_wait'; pass the try token or drop ready(...)}}
+          // expected-error @+1 {{'tspipe.producer_acquire' op [R34] ready operand must be the result of tspipe.producer_try_acquire @p, got a result of 'tspipe.consumer_try_wait'; pass the try token or drop ready(...)}}
           %s = tspipe.producer_acquire @p ready(%r)
           tspipe.producer_commit @p
         }
@@ -1377,7 +1377,7 @@ gpu.module @ready_from_other_pipeline {
       tspipe.task @t warps(0, 1) consumes [@p, @q] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
           %r = tspipe.consumer_try_wait @q
-          // expected-error @+1 {{'tspipe.consumer_wait' op ready operand probes pipeline @q but this op waits on @p; probe @p with tspipe.consumer_try_wait}}
+          // expected-error @+1 {{'tspipe.consumer_wait' op [R34] ready operand probes pipeline @q but this op waits on @p; probe @p with tspipe.consumer_try_wait}}
           %s = tspipe.consumer_wait @p ready(%r)
           tspipe.consumer_release @p
         }
@@ -1398,7 +1398,7 @@ gpu.module @ready_from_block_argument {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @t warps(0, 1) consumes [@p] {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.consumer_wait' op ready operand must be the result of tspipe.consumer_try_wait @p, got a block argument; pass the try token or drop ready(...)}}
+          // expected-error @+1 {{'tspipe.consumer_wait' op [R34] ready operand must be the result of tspipe.consumer_try_wait @p, got a block argument; pass the try token or drop ready(...)}}
           %s = tspipe.consumer_wait @p ready(%r)
           tspipe.consumer_release @p
         }
@@ -1418,7 +1418,7 @@ gpu.module @bracket_unknown_pipeline {
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.producer_commit' op '@nowhere' does not name a tspipe.pipeline of the enclosing tspipe.kernel}}
+          // expected-error @+1 {{'tspipe.producer_commit' op [R27] '@nowhere' does not name a tspipe.pipeline of the enclosing tspipe.kernel}}
           tspipe.producer_commit @nowhere
         }
       }
@@ -1437,7 +1437,7 @@ gpu.module @bracket_names_a_task {
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
-          // expected-error @+1 {{'tspipe.consumer_wait' op '@t' does not name a tspipe.pipeline of the enclosing tspipe.kernel}}
+          // expected-error @+1 {{'tspipe.consumer_wait' op [R27] '@t' does not name a tspipe.pipeline of the enclosing tspipe.kernel}}
           %s = tspipe.consumer_wait @t
         }
       }
@@ -1451,7 +1451,7 @@ gpu.module @bracket_names_a_task {
 // A bracket outside any task (directly in the gpu.func).
 gpu.module @bracket_outside_task {
   gpu.func @bracket_outside_task() kernel {
-    // expected-error @+1 {{'tspipe.producer_acquire' op must be nested in a tspipe.task}}
+    // expected-error @+1 {{'tspipe.producer_acquire' op [R22] must be nested in a tspipe.task}}
     %s = tspipe.producer_acquire @p
     gpu.return
   }
@@ -1464,7 +1464,7 @@ gpu.module @bracket_in_kernel_body {
   gpu.func @bracket_in_kernel_body() kernel {
     tspipe.kernel warps(1) {
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
-      // expected-error @+1 {{'tspipe.producer_commit' op must be nested in a tspipe.task}}
+      // expected-error @+1 {{'tspipe.producer_commit' op [R22] must be nested in a tspipe.task}}
       tspipe.producer_commit @p
     }
     gpu.return
@@ -1553,7 +1553,7 @@ gpu.module @domain_loop_without_iteration_argument {
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
-        // expected-error @+1 {{'tspipe.domain_loop' op body must have one index argument (the iteration)}}
+        // expected-error @+1 {{'tspipe.domain_loop' op [X9] body must have one index argument (the iteration)}}
         "tspipe.domain_loop"(%c0, %c1, %c1) ({
         ^bb0:
         }) : (index, index, index) -> ()
@@ -1666,7 +1666,7 @@ gpu.module @generic_produces_integers {
 // Generic form: an empty cluster shape.
 gpu.module @generic_empty_cluster_shape {
   gpu.func @generic_empty_cluster_shape() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op cluster shape must have 3 extents (x, y, z), got 0}}
+    // expected-error @+1 {{'tspipe.kernel' op [X9] cluster shape must have 3 extents (x, y, z), got 0}}
     "tspipe.kernel"() <{num_warps = 1 : i64, cluster_shape = array<i64>}> ({
     ^bb0:
     }) : () -> ()
@@ -1704,7 +1704,7 @@ gpu.module @generic_domain_loop_i32_iteration {
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
-        // expected-error @+1 {{'tspipe.domain_loop' op body must have one index argument (the iteration)}}
+        // expected-error @+1 {{'tspipe.domain_loop' op [X9] body must have one index argument (the iteration)}}
         "tspipe.domain_loop"(%c0, %c1, %c1) ({
         ^bb0(%x: i32):
         }) : (index, index, index) -> ()
@@ -1826,7 +1826,7 @@ gpu.module @config_numeric_pipeline_type {
 // Two kernels in one GPU function would share warps and shared memory.
 gpu.module @two_kernels {
   gpu.func @two_kernels() kernel {
-    // expected-error @+1 {{shares its block with another tspipe.kernel; a GPU function holds at most one (both would own the CTA's warps and dynamic shared memory)}}
+    // expected-error @+1 {{[X9] shares its block with another tspipe.kernel; a GPU function holds at most one (both would own the CTA's warps and dynamic shared memory)}}
     tspipe.kernel warps(1) {
     }
     tspipe.kernel warps(1) {
@@ -1848,7 +1848,7 @@ gpu.module @stale_token_head {
       tspipe.task @producer warps(0, 1) produces [@ring] {
         %r = tspipe.producer_try_acquire @ring
         tspipe.domain_loop %i = %c0 to %n step %c1 {
-          // expected-error @+1 {{ready operand comes from a probe in another block (an earlier iteration, the task head or another guard) and is stale here; call tspipe.producer_try_acquire @ring right before this op}}
+          // expected-error @+1 {{[R34] ready operand comes from a probe in another block (an earlier iteration, the task head or another guard) and is stale here; call tspipe.producer_try_acquire @ring right before this op}}
           %s = tspipe.producer_acquire @ring ready(%r)
           tspipe.producer_commit @ring
         }
@@ -1869,7 +1869,7 @@ gpu.module @token_used_twice {
       tspipe.task @producer warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %r = tspipe.producer_try_acquire @ring
-          // expected-error @+1 {{ready operand is used by more than one op; each blocking op needs its own probe of @ring}}
+          // expected-error @+1 {{[R34] ready operand is used by more than one op; each blocking op needs its own probe of @ring}}
           %s = tspipe.producer_acquire @ring ready(%r)
           tspipe.producer_commit @ring
           %t = tspipe.producer_acquire @ring ready(%r)
@@ -1895,7 +1895,7 @@ gpu.module @token_stale_after_release {
           tspipe.first_iter {
             tspipe.consumer_release @ring
           }
-          // expected-error @+1 {{ready operand is stale: 'tspipe.consumer_release @ring' between the probe and this op moves the pipeline cursor; probe again after it}}
+          // expected-error @+1 {{[R34] ready operand is stale: 'tspipe.consumer_release @ring' between the probe and this op moves the pipeline cursor; probe again after it}}
           %s = tspipe.consumer_wait @ring ready(%r)
           tspipe.consumer_release @ring
         }
@@ -1917,7 +1917,7 @@ gpu.module @overlapping_tasks {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
         }
       }
-      // expected-error @+1 {{warps [0, 4) overlap the warps [0, 1) of task '@load'; give each task its own warp range (or run them on different CTAs with cta(...))}}
+      // expected-error @+1 {{[X9] warps [0, 4) overlap the warps [0, 1) of task '@load'; give each task its own warp range (or run them on different CTAs with cta(...))}}
       tspipe.task @compute warps(0, 4) consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
         }

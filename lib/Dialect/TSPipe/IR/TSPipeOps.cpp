@@ -34,9 +34,9 @@ LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
                                                 bool producerSide) {
   auto task = op->getParentOfType<TaskOp>();
   if (!task)
-    return op->emitOpError("must be nested in a tspipe.task");
+    return op->emitOpError("[R22] must be nested in a tspipe.task");
   if (!lookupPipeline(op, name))
-    return op->emitOpError() << "'" << name
+    return op->emitOpError() << "[R27] '" << name
                              << "' does not name a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
   StringRef pipe = name.getValue();
@@ -80,26 +80,26 @@ LogicalResult KernelOp::verify() {
   bool inGpuFunc = parent && parent->getName().getStringRef() == "gpu.func";
   for (Operation &sibling : *(*this)->getBlock())
     if (inGpuFunc && &sibling != getOperation() && isa<KernelOp>(sibling))
-      return emitOpError("shares its block with another tspipe.kernel; a "
+      return emitOpError("[X9] shares its block with another tspipe.kernel; a "
                          "GPU function holds at most one (both would own "
                          "the CTA's warps and dynamic shared memory)");
   // Compare the warp count itself: 32 * num_warps overflows for huge values.
   if (getNumWarps() > 32)
-    return emitOpError() << "num_warps = " << getNumWarps()
+    return emitOpError() << "[X9] num_warps = " << getNumWarps()
                          << " exceeds the 32 warps (1024 threads) of a CTA";
   if (auto shape = getClusterShape()) {
     if (shape->size() != 3)
-      return emitOpError() << "cluster shape must have 3 extents (x, y, z), "
+      return emitOpError() << "[X9] cluster shape must have 3 extents (x, y, z), "
                               "got "
                            << shape->size();
     // Each extent is bounded before the product is formed, so that the
     // product cannot overflow.
     for (int64_t e : *shape)
       if (e < 1 || e > 16)
-        return emitOpError() << "cluster extents must be in [1, 16], got "
+        return emitOpError() << "[X9] cluster extents must be in [1, 16], got "
                              << e;
     if (getNumCtasInCluster() > 16)
-      return emitOpError() << "cluster of " << getNumCtasInCluster()
+      return emitOpError() << "[X9] cluster of " << getNumCtasInCluster()
                            << " CTAs exceeds the 16 CTAs a cluster may hold";
   }
   return success();
@@ -165,7 +165,7 @@ LogicalResult KernelOp::verifyRegions() {
       if (first >= kernelWarps || count > kernelWarps - first) {
         ok = false;
         task.emitOpError()
-            << "warps(" << first << ", " << count
+            << "[X9] warps(" << first << ", " << count
             << ") do not fit in the kernel's " << kernelWarps
             << " warps; warp_idx + num_warps must be <= " << kernelWarps;
       }
@@ -188,7 +188,7 @@ LogicalResult KernelOp::verifyRegions() {
         if (overlap && !disjointCtas) {
           ok = false;
           task.emitOpError()
-              << "warps [" << first << ", " << first + count
+              << "[X9] warps [" << first << ", " << first + count
               << ") overlap the warps [" << oFirst << ", " << oFirst + oCount
               << ") of task '@" << other.getSymName()
               << "'; give each task its own warp range (or run them on "
@@ -201,7 +201,7 @@ LogicalResult KernelOp::verifyRegions() {
     }
     ok = false;
     op.emitOpError()
-        << "is not allowed in a tspipe.kernel body; only tspipe.pipeline "
+        << "[X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline "
            "and tspipe.task may appear there";
   }
   // The rules over pipelines and tasks assume a well-formed body.
@@ -251,12 +251,12 @@ LogicalResult PipelineOp::verify() {
   }
   if (auto bytes = getSmemBytes()) {
     if (*bytes % cfg.getNumStages() != 0)
-      return emitOpError() << "smem_bytes = " << *bytes
+      return emitOpError() << "[X9] smem_bytes = " << *bytes
                            << " does not split evenly over num_stages = "
                            << cfg.getNumStages()
                            << "; use a multiple of num_stages";
     if ((*bytes / cfg.getNumStages()) % 16 != 0)
-      return emitOpError() << "stage size " << *bytes / cfg.getNumStages()
+      return emitOpError() << "[X9] stage size " << *bytes / cfg.getNumStages()
                            << " bytes (smem_bytes / num_stages) is not a "
                               "multiple of 16 (TMA and cp.async need 16-byte "
                               "aligned stages); round the stage size up to a "
@@ -323,11 +323,12 @@ LogicalResult TaskOp::verify() {
     for (Attribute a : list) {
       auto ref = cast<FlatSymbolRefAttr>(a);
       if (!lookupPipeline(*this, ref))
-        return emitOpError() << what << " names '" << ref
+        return emitOpError() << "[X9] " << what << " names '" << ref
                              << "', which is not a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
       if (!seen.insert(ref.getValue()).second)
-        return emitOpError() << what << " lists '" << ref << "' twice";
+        return emitOpError() << "[X9] " << what << " lists '" << ref
+                             << "' twice";
     }
   }
   return success();
@@ -369,7 +370,8 @@ void DomainLoopOp::print(OpAsmPrinter &p) {
 LogicalResult DomainLoopOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
-    return emitOpError("body must have one index argument (the iteration)");
+    return emitOpError(
+        "[X9] body must have one index argument (the iteration)");
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) && step.isZero())
     return emitOpError("[R17] step must be non-zero; a zero step never "
@@ -408,7 +410,7 @@ static LogicalResult verifyStageOperand(Operation *op, Value stage) {
   if (stageBracket(stage))
     return success();
   InFlightDiagnostic diag = op->emitOpError()
-                            << "stage operand must be the result of "
+                            << "[R22] stage operand must be the result of "
                                "tspipe.producer_acquire, tspipe.consumer_wait "
                                "or tspipe.current_stage, got ";
   if (Operation *def = stage.getDefiningOp())
@@ -433,7 +435,7 @@ LogicalResult StageBufferOp::verify() {
     return failure();
   PipelineOp pipe = pipelineOfStage(getStage());
   if (pipe && !pipe.getSmemBytes())
-    return emitOpError() << "pipeline '@" << pipe.getSymName()
+    return emitOpError() << "[X9] pipeline '@" << pipe.getSymName()
                          << "' declares no data buffer; add smem_bytes(N) "
                             "to the tspipe.pipeline";
   return success();
@@ -454,7 +456,7 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
   auto tryOp = ready.getDefiningOp<TryOpT>();
   if (!tryOp) {
     InFlightDiagnostic diag = op->emitOpError()
-                              << "ready operand must be the result of "
+                              << "[R34] ready operand must be the result of "
                               << TryOpT::getOperationName() << " " << pipeline
                               << ", got ";
     if (Operation *def = ready.getDefiningOp())
@@ -465,7 +467,7 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
   }
   if (tryOp.getPipelineAttr() != pipeline)
     return op->emitOpError()
-           << "ready operand probes pipeline " << tryOp.getPipelineAttr()
+           << "[R34] ready operand probes pipeline " << tryOp.getPipelineAttr()
            << " but this op waits on " << pipeline << "; probe " << pipeline
            << " with " << TryOpT::getOperationName();
 
@@ -475,15 +477,15 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
   // skipped for a stage that was never probed (TS's sticky try register).
   if (tryOp->getBlock() != op->getBlock())
     return op->emitOpError()
-           << "ready operand comes from a probe in another block (an earlier "
-              "iteration, the task head or another guard) and is stale here; "
-              "call "
+           << "[R34] ready operand comes from a probe in another block (an "
+              "earlier iteration, the task head or another guard) and is "
+              "stale here; call "
            << TryOpT::getOperationName() << " " << pipeline
            << " right before this op";
   if (!ready.hasOneUse())
     return op->emitOpError()
-           << "ready operand is used by more than one op; each blocking op "
-              "needs its own probe of "
+           << "[R34] ready operand is used by more than one op; each blocking "
+              "op needs its own probe of "
            << pipeline;
   for (Operation *between = tryOp->getNextNode(); between && between != op;
        between = between->getNextNode()) {
@@ -504,7 +506,7 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
     });
     if (moved)
       return op->emitOpError()
-             << "ready operand is stale: '" << moved->getName() << " "
+             << "[R34] ready operand is stale: '" << moved->getName() << " "
              << pipeline
              << "' between the probe and this op moves the pipeline cursor; "
                 "probe again after it";
@@ -527,7 +529,7 @@ static LogicalResult verifyStageUses(Operation *bracket, Value stage) {
       continue;
     InFlightDiagnostic diag =
         bracket->emitOpError()
-        << "stage handle is used by '" << user->getName() << "' (operand "
+        << "[R22] stage handle is used by '" << user->getName() << "' (operand "
         << use.getOperandNumber()
         << "), but only tspipe.stage_index, tspipe.full_barrier, "
            "tspipe.empty_barrier and tspipe.stage_buffer may read a stage; "
