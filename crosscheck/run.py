@@ -32,6 +32,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import cases as C  # noqa: E402
+import import_check as IC  # noqa: E402
 import rules as R  # noqa: E402
 import tspipe_runner as TP  # noqa: E402
 
@@ -316,6 +317,8 @@ def write_report(path, classes, stats, args, elapsed):
         s = stats["by_kind"][kind]
         lines.append(f"| {kind}s | {s['n']} | {s['accept']} | {s['reject']} | "
                      f"{s['disagree']} |")
+    if stats.get("importer") is not None:
+        lines += [""] + IC.report_lines(stats["importer"])
     lines += ["", "## Classes", "",
               "| # | class | cases | classification |", "|---|---|---|---|"]
     for i, cls in enumerate(classes, 1):
@@ -361,6 +364,8 @@ def main(argv=None):
                     help="re-classify the classes of an earlier --json file "
                          "and write --report/--record from it (no TS run)")
     ap.add_argument("--fail-on-unexplained", action="store_true")
+    ap.add_argument("--no-import", action="store_true",
+                    help="skip the importer round trip (import_check.py)")
     args = ap.parse_args(argv)
     if args.rerender:
         return rerender(args)
@@ -377,6 +382,8 @@ def main(argv=None):
     ts_thread.start()
     tp_results = {c["id"]: TP.judge(c) for c in cases}
     ts_thread.join()
+    importer = None if args.no_import else \
+        IC.check(cases, tp_results, args.ts_python)
 
     by_kind = {k: collections.Counter() for k in ("config", "kernel")}
     groups = collections.OrderedDict()
@@ -411,6 +418,7 @@ def main(argv=None):
                                 -c["count"]))
     elapsed = time.time() - start
     stats = {"config": args.configs, "kernel": args.kernels, "pairs": pairs,
+             "importer": importer,
              "by_kind": {k: dict(v) | {x: v.get(x, 0) for x in
                                        ("n", "accept", "reject", "disagree")}
                          for k, v in by_kind.items()}}
@@ -423,6 +431,8 @@ def main(argv=None):
         f"{n} {d}" for d, n in sorted(counts.items())))
     for c in classes:
         print(f"  [{c['info']['disposition']}] {R.key_text(c['key'])}: {c['count']}")
+    if importer is not None:
+        print(IC.summary_line(importer))
     print(f"{elapsed:.1f} s")
     if args.report:
         write_report(args.report, classes, stats, args, elapsed)

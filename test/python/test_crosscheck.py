@@ -4,7 +4,9 @@ Runs only when ``TS_PYTHON`` names the interpreter of a venv holding
 ``nvidia-cutlass-dsl==4.8.1`` (``make crosscheck`` makes one in ``.venv-ts``):
 ``TS_PYTHON=.venv-ts/bin/python make pytest``. Every disagreement must fall
 in a class of crosscheck/rules.py's table (a known tspipe bug, a TS defect,
-an earlier check); a new class fails the test with its minimal case.
+an earlier check); a new class fails the test with its minimal case. Every
+kernel TS builds must also round-trip through the importer (``from_ts``)
+with the verdict and IR of the direct build (crosscheck/import_check.py).
 """
 
 import json
@@ -44,6 +46,16 @@ def test_fixed_seed_crosscheck_has_no_unexplained_class(tmp_path):
     assert not unexplained, f"new disagreement classes:\n{details}"
     assert status == 0
     assert report.read_text().startswith("# Crosscheck against real TS")
+    # The importer round trip (import_check.py): every kernel TS builds is
+    # imported with from_ts, verified by tspipe and compared with the
+    # direct build -- same verdict, same IR.
+    importer = json.loads(out.read_text())["stats"]["importer"]
+    assert importer["imported"] > 0 and not importer["crashes"], importer
+    problems = "\n".join(f"{m['id']}: {m['problems']}\n"
+                         f"{run.render_case(m['case'])}"
+                         for m in importer["mismatches"])
+    assert not importer["mismatches"], f"importer mismatches:\n{problems}"
+    assert "## Importer round trip" in report.read_text()
 
 
 def test_both_sides_judge_a_known_good_kernel():

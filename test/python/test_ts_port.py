@@ -264,7 +264,8 @@ def test_from_ts_round_trips_real_task_managers(tmp_path):
                 2, g(32), g(1), (1, 1, 1, 1))), (1, 1, 1)),
             "cluster": (pair(PipelineConfig.create_tma_async_pipeline_cfg(
                 4, 4096, g(1), g(2), (1, 2, 1, 1),
-                consumer_signaling_threads=SignalingThreads.CtaLeader)),
+                consumer_signaling_threads=SignalingThreads.CtaLeader,
+                num_bytes_per_warp_per_cta=2048)),
                 (2, 1, 1)),
             "registers": (pair(PipelineConfig.create_async_async_pipeline_cfg(
                 2, g(32), g(96), None), consumer_warps=3, registers=40),

@@ -3,13 +3,18 @@
 :func:`from_ts` reads a ``cutlass.experimental.task_scheduling``
 ``TaskManager`` (TS 4.8.1, built on a CPU; see docs/python.md) and builds the
 equivalent :class:`tspipe.ts.Kernel`: one ``tspipe.pipeline`` per resource
-with its config, one ``tspipe.task`` per task with its warp range, CTA and
-register count, the head / domain loop / tail of each schedule with its
-brackets (a bracket on a Merge pipeline group becomes that bracket on each
-member) and its first/last-iteration guards. Work steps become named
-placeholders: an ``llvm.inline_asm`` PTX comment ``// ts work:
-<resource>.<label>`` located at ``Location.name("<task>/<resource>.<label>")``.
-The user then verifies and lowers the schedule with tspipe.
+with its config and data buffer (bytes of its ``SmemAllocation`` list,
+tensor-memory columns of its ``TmemAllocation`` list), one ``tspipe.task``
+per task with its warp range, CTA and register count, the head / domain loop
+/ tail of each schedule with its brackets (a bracket on a Merge pipeline
+group becomes that bracket on each member) and its first/last-iteration
+guards. Work steps become named placeholders: an ``llvm.inline_asm`` PTX
+comment ``// ts work: <resource>.<label>`` located at
+``Location.name("<task>/<resource>.<label>")`` and, on a pipelined resource,
+the ``tspipe.stage_index`` of the stage the step works on (so R32 / R33
+check its place, as TS checks its work entries). The user then verifies and
+lowers the schedule with tspipe. ``make crosscheck`` round-trips every
+generated kernel through it (crosscheck/import_check.py).
 
 TS is never imported here: the TaskManager's objects are read by attribute
 (TS must be installed in the interpreter that built them, never as a tspipe
@@ -95,6 +100,27 @@ def config_from_ts(ts_config) -> PipelineConfig:
     )
 
 
+def _smem_bytes(resource) -> Optional[int]:
+    """Bytes of the resource's data buffer: the sum of the ``size_bytes`` of
+    the ``SmemAllocation`` list its ``get_smem_requirements()`` returns (TS
+    allocates the barriers itself), or None when it needs none."""
+    getter = getattr(resource, "get_smem_requirements", None)
+    allocations = list(getter() or []) if callable(getter) else []
+    if not allocations:
+        return None
+    return sum(int(a.size_bytes) for a in allocations)
+
+
+def _tmem_columns(resource) -> Optional[int]:
+    """Tensor-memory columns of the resource: the sum of the ``num_columns``
+    of its ``get_tmem_requirements()``, or None when it needs none."""
+    getter = getattr(resource, "get_tmem_requirements", None)
+    allocations = list(getter() or []) if callable(getter) else []
+    if not allocations:
+        return None
+    return sum(int(a.num_columns) for a in allocations)
+
+
 def _cluster(configs: Sequence[PipelineConfig]) -> tuple:
     """The launch cluster implied by the pipelines' layouts: V*M along x,
     N along y, L along z (1 CTA when no pipeline has a layout)."""
@@ -105,27 +131,63 @@ def _cluster(configs: Sequence[PipelineConfig]) -> tuple:
     return (1, 1, 1)
 
 
-def _placeholder(builder, task_name: str, resource: str, label: str):
+def _placeholder(builder, task_name: str, resource: str, label: str,
+                 stage=None):
+    """A work step as a named placeholder: the PTX comment ``// ts work:
+    <resource>.<label>`` and, on a pipelined resource, the index of the
+    stage it works on (``stage``), so that the bracket rules (R32, R33)
+    check where the work sits, as TS checks its work entries."""
     import tspipe.ir as ir
 
     with builder.kernel.context:
         loc = ir.Location.name(f"{task_name}/{resource}.{label}")
     with at_location(loc):
         builder.ptx_comment(f"ts work: {resource}.{label}")
+        if stage is not None:
+            stage.index()
 
 
-def _emit(builder, task_name: str, entries: List[tuple]):
+class _Stages:
+    """The stage each pipelined resource's last acquire (producer) or wait
+    (consumer) returned, while the block it was made in is open; a work
+    step outside such a block works on the cursor's stage
+    (``current_stage``), as TS's stage info follows the pipeline state."""
+
+    def __init__(self, builder, pipelined):
+        self.builder = builder
+        self.pipelined = pipelined
+        self.made: Dict[tuple, Any] = {}
+
+    def record(self, name: str, side: str, stage) -> None:
+        self.made[(name, side)] = stage
+
+    def of(self, name: str, side: str):
+        if name not in self.pipelined:
+            return None
+        stage = self.made.get((name, side))
+        if stage is not None and stage._scope in self.builder._stack:
+            return stage
+        return self.builder.current_stage(name, side)
+
+
+def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages):
     for entry in entries:
         resource, stage = entry[0], _name(entry[1])
         label = entry[4] if len(entry) > 4 and entry[4] else None
         if stage in _BRACKETS:
             # A bracket on a (Merge) pipeline group: the bracket on each
             # member, in order.
+            verb = _BRACKETS[stage]
             for member in getattr(resource, "members", None) or [resource]:
-                getattr(builder, _BRACKETS[stage])(member.name)
+                made = getattr(builder, verb)(member.name)
+                if verb in ("acquire", "wait"):
+                    stages.record(member.name, "producer" if verb == "acquire"
+                                  else "consumer", made)
         elif stage in _WORK:
+            side = "producer" if stage.startswith("Producer") else "consumer"
             _placeholder(builder, task_name, resource.name,
-                         label or _WORK[stage])
+                         label or _WORK[stage],
+                         stages.of(resource.name, side))
         else:
             raise NotImplementedError(
                 f"task {task_name!r}: schedule stage {stage} on "
@@ -172,7 +234,8 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
         cluster = _cluster(list(configs.values()))
     kernel = Kernel(num_warps, cluster, name=name, arch=arch)
     for res in resources:
-        kernel.pipeline(res.name, configs[id(res)])
+        kernel.pipeline(res.name, configs[id(res)], smem_bytes=_smem_bytes(res),
+                        tmem_columns=_tmem_columns(res))
     for index, task in enumerate(task_manager.tasks):
         task_name = task.name or f"task{index}"
         if getattr(task, "work_queue", None) is not None or \
@@ -190,7 +253,8 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
         if not all(isinstance(b, int) for b in bounds):
             raise NotImplementedError(
                 f"task {task_name!r}: domain bounds {bounds} are not ints")
-        _emit(builder, task_name, task.head_schedule_list)
+        stages = _Stages(builder, {res.name for res in resources})
+        _emit(builder, task_name, task.head_schedule_list, stages)
         with builder.domain_loop(*bounds):
             # Consecutive entries with the same guard share one guard block.
             groups: List[tuple] = []
@@ -203,13 +267,13 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             for guard, entries in groups:
                 if guard == "FirstIter":
                     with builder.first_iter():
-                        _emit(builder, task_name, entries)
+                        _emit(builder, task_name, entries, stages)
                 elif guard == "LastIter":
                     with builder.last_iter():
-                        _emit(builder, task_name, entries)
+                        _emit(builder, task_name, entries, stages)
                 else:
-                    _emit(builder, task_name, entries)
-        _emit(builder, task_name, task.tail_schedule_list)
+                    _emit(builder, task_name, entries, stages)
+        _emit(builder, task_name, task.tail_schedule_list, stages)
     if verify:
         kernel.build()
     return kernel
