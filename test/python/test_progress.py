@@ -12,49 +12,53 @@ import shutil
 
 import pytest
 
+import tspipe.ir as ir
 from tspipe.compile import lower_to_ptx
+from tspipe.dialects import arith
 from tspipe.progress import ProgressReport, check_progress, check_progress_all
 from tspipe.ts import Agent, CooperativeGroup, Kernel, PipelineConfig, ScheduleError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
 
-RING = ("tspipe.pipeline @ring config(<async_async, num_stages = 2, "
-        "producer_group = <thread, 32>, consumer_group = <thread, 32>>)")
+IDX = ir.IndexType
 
 
-def two_tasks(name, producer_end, consumer_end, consumer_body=None, prologue=""):
-    """Module text: a producer and a consumer task on one 2-stage ring, the
-    domains ending at the given SSA values (%n is the kernel argument)."""
-    consumer_body = consumer_body or (
-        "%s = tspipe.consumer_wait @ring\n          tspipe.consumer_release @ring")
-    return f"""
-gpu.module @{name} {{
-  gpu.func @{name}(%n: index) kernel {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    {prologue}
-    tspipe.kernel warps(2) {{
-      {RING}
-      tspipe.task @producer warps(0, 1) produces [@ring] {{
-        tspipe.domain_loop %i = %c0 to {producer_end} step %c1 {{
-          %s = tspipe.producer_acquire @ring
-          tspipe.producer_commit @ring
-        }}
-      }}
-      tspipe.task @consumer warps(1, 1) consumes [@ring] {{
-        tspipe.domain_loop %i = %c0 to {consumer_end} step %c1 {{
-          {consumer_body}
-        }}
-      }}
-    }}
-    gpu.return
-  }}
-}}
-"""
+def two_tasks(name, producer_end, consumer_end, *, consumer_warp=1,
+              context=None):
+    """A producer and a consumer task on one 2-stage ring, built with the
+    builders; the domain ends are ints or ``"n"`` (the kernel argument
+    ``n: index``) or ``"n+1"``."""
+    cfg = PipelineConfig.create_async_async_pipeline_cfg(
+        2, CooperativeGroup(Agent.Thread, 32), CooperativeGroup(Agent.Thread, 32),
+        None)
+    k = Kernel(num_warps=2, name=name, args=[("n", "index")], context=context)
+    ends = {"n": k.arg("n")}
+    if "n+1" in (producer_end, consumer_end):
+        ends["n+1"] = k.prologue(lambda: arith.addi(
+            k.arg("n"), arith.constant(IDX.get(), 1)))
+    ring = k.pipeline("ring", cfg)
+    producer = k.task("producer", 0, 1, produces=[ring])
+    with producer.domain_loop(0, ends.get(producer_end, producer_end)):
+        producer.acquire(ring)
+        producer.commit(ring)
+    consumer = k.task("consumer", consumer_warp, 1, consumes=[ring])
+    return k, ring, consumer, ends.get(consumer_end, consumer_end)
 
 
-MISMATCH = two_tasks("mismatch", "%n", "%m", prologue="%m = arith.addi %n, %c1 : index")
+def balanced(name, producer_end, consumer_end, **kwargs):
+    """:func:`two_tasks` with the consumer's wait and release in its loop."""
+    k, ring, consumer, end = two_tasks(name, producer_end, consumer_end,
+                                       **kwargs)
+    with consumer.domain_loop(0, end):
+        consumer.wait(ring)
+        consumer.release(ring)
+    return k
+
+
+def mismatch(**kwargs):
+    """The producer runs n iterations, the consumer n + 1 (R70 at n = 0)."""
+    return balanced("mismatch", "n", "n+1", **kwargs)
 
 
 def squares(producer_iters, consumer_iters):
@@ -92,7 +96,7 @@ def test_every_example_is_free_of_hangs(example):
 
 
 def test_domain_mismatch_gives_the_smallest_counterexample():
-    report = check_progress(MISMATCH)
+    report = check_progress(mismatch())
     assert not report.ok and not report
     assert (report.rule, report.kind) == ("R70", "deadlock")
     assert report.kernel == "mismatch"
@@ -111,7 +115,7 @@ def test_domain_mismatch_gives_the_smallest_counterexample():
 
 def test_raise_on_failure_carries_the_rule():
     with pytest.raises(ScheduleError) as err:
-        check_progress(MISMATCH).raise_on_failure()
+        check_progress(mismatch()).raise_on_failure()
     assert err.value.rule == "R70"
     assert "deadlock" in err.value.message
     assert err.value.diagnostics[0].notes
@@ -123,24 +127,21 @@ def test_x8_last_iter_release_with_empty_domain():
     # rejects it (X8) before the checker runs; the checker's own X8
     # counterexample is tested on unverified IR in
     # check-progress-unverified.mlir.
-    head_wait = ("tspipe.task @consumer warps(1, 1) consumes [@ring] {\n"
-                 "        %h = tspipe.consumer_wait @ring")
-    text = two_tasks("x8", "%c1", "%n", consumer_body="""
-          tspipe.last_iter {
-            tspipe.consumer_release @ring
-          }""").replace(
-        "tspipe.task @consumer warps(1, 1) consumes [@ring] {", head_wait)
+    k, ring, consumer, n = two_tasks("x8", 1, "n")
+    consumer.wait(ring)
+    with consumer.domain_loop(0, n):
+        with consumer.last_iter():
+            consumer.release(ring)
     with pytest.raises(ScheduleError) as err:
-        check_progress(text)
+        check_progress(k)
     assert err.value.rule == "X8"
     # Released in the tail instead, it is balanced for every length.
-    fixed = two_tasks("x8", "%c1", "%n", consumer_body="// nothing").replace(
-        "tspipe.task @consumer warps(1, 1) consumes [@ring] {", head_wait)
-    loop_end = "        }\n      }\n    }\n    gpu.return"
-    fixed = fixed.replace(loop_end, "        }\n        tspipe.consumer_release @ring"
-                          "\n      }\n    }\n    gpu.return")
-    assert "tspipe.consumer_release" in fixed
-    assert check_progress(fixed).ok
+    k, ring, consumer, n = two_tasks("x8", 1, "n")
+    consumer.wait(ring)
+    with consumer.domain_loop(0, n):
+        pass
+    consumer.release(ring)
+    assert check_progress(k).ok
 
 
 def test_kernel_verify_runs_the_checker():
@@ -158,16 +159,22 @@ def test_lowering_rejects_a_kernel_that_hangs():
 
 
 def test_every_kernel_of_a_module():
-    ok = two_tasks("fine", "%n", "%n")
-    reports = check_progress_all(ok + MISMATCH)
+    fine = balanced("fine", "n", "n")
+    bad = mismatch(context=fine.context)
+    # One module holding both kernels' gpu.modules.
+    bad._attach_target(bad.arch)
+    with fine.context:
+        bad._gpu_module.operation.clone(ip=ir.InsertionPoint(fine.module.body))
+    fine._attach_target(fine.arch)
+    reports = check_progress_all(fine.module)
     assert [(r.kernel, r.ok) for r in reports] == [("fine", True),
                                                   ("mismatch", False)]
     with pytest.raises(ValueError):
-        check_progress(ok + MISMATCH)
+        check_progress(fine.module)
 
 
 def test_svg_when_graphviz_is_present():
-    report = check_progress(MISMATCH)
+    report = check_progress(mismatch())
     assert isinstance(report, ProgressReport)
     if shutil.which("dot"):
         assert report.timeline_svg.lstrip().startswith(("<?xml", "<svg"))
@@ -177,5 +184,7 @@ def test_svg_when_graphviz_is_present():
 
 
 def test_invalid_module_raises_like_the_verifier():
-    with pytest.raises(ScheduleError):
-        check_progress(MISMATCH.replace("warps(1, 1)", "warps(0, 1)"))
+    # The consumer on the producer's warp (X9): reported by the verifier.
+    with pytest.raises(ScheduleError) as err:
+        check_progress(mismatch(consumer_warp=0))
+    assert err.value.rule == "X9"
