@@ -12,6 +12,7 @@ per case::
 
   {"id": ..., "status": "imported", "verdict": {...}, "ir": {...}}
   {"id": ..., "status": "not built", "etype": ..., "message": ...}
+                                  (TS raised, or took over the time limit)
   {"id": ..., "status": "not modeled", "message": ...}
 
 The driver (:func:`check`, in tspipe's venv) compares each imported kernel
@@ -290,7 +291,10 @@ def import_case(case: dict) -> dict:
     from tspipe.ts import from_ts
 
     try:
-        _, manager = ts_runner._build_kernel(case, validate=False)
+        # TS's checks run anyway (as warnings); its exhaustive interleaving
+        # search is left out: the verdict is tspipe's here.
+        _, manager = ts_runner._build_kernel(case, validate=False,
+                                             exhaustive=False)
     except Exception as err:  # noqa: BLE001 - TS did not build it
         return {"status": "not built", "etype": type(err).__name__,
                 "message": str(err)[:300]}
@@ -307,21 +311,38 @@ def import_case(case: dict) -> dict:
     return {"status": "imported", "ir": ir, "verdict": TP.judge_kernel(kernel)}
 
 
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
 def _serve() -> int:
+    import signal
     import warnings
 
     # TS prints its validation findings as warnings; verdicts are data here.
     warnings.simplefilter("ignore")
+    signal.signal(signal.SIGALRM, _alarm)
+    limit = int(os.environ.get("CROSSCHECK_CASE_TIMEOUT", "20"))
     for line in sys.stdin:
         if not line.strip():
             continue
         case = json.loads(line)
         result = {"id": case.get("id")}
+        signal.alarm(limit)
         try:
             result.update(import_case(case))
+        except _Timeout:
+            result.update({"status": "not built",
+                           "etype": "timeout", "message": f"over {limit} s"})
         except Exception as err:  # noqa: BLE001 - a harness failure is data
             result.update({"status": "crash", "etype": type(err).__name__,
                            "message": str(err)[:600]})
+        finally:
+            signal.alarm(0)
         sys.stdout.write(json.dumps(result) + "\n")
         sys.stdout.flush()
     return 0
@@ -364,7 +385,7 @@ def check(cases: List[dict], tp_results: Dict[str, dict], ts_python: str) -> dic
     kernels = [c for c in cases if c["kind"] == "kernel"]
     stats = {"kernels": len(kernels), "imported": 0, "not built": 0,
              "not modeled": {}, "mismatches": [], "crashes": [],
-             "accepted": 0, "rejected": 0, "r66": 0}
+             "accepted": 0, "rejected": 0, "r66": 0, "timeouts": 0}
     if not kernels:
         return stats
     with tempfile.TemporaryDirectory(prefix="tspipe-import-") as links:
@@ -392,7 +413,8 @@ def check(cases: List[dict], tp_results: Dict[str, dict], ts_python: str) -> dic
     for case, result in zip(kernels, results):
         status = result["status"]
         if status == "not built":
-            stats["not built"] += 1
+            stats["timeouts" if result.get("etype") == "timeout"
+                  else "not built"] += 1
             continue
         if status == "not modeled":
             reason = re.sub(r"'[^']*'", "'...'", result["message"])
@@ -435,6 +457,8 @@ def summary_line(stats: dict) -> str:
         + (": " + "; ".join(f"{n} x {reason}" for reason, n in
                             sorted(stats["not modeled"].items()))
            if not_modeled else "")
+        + (f"; {stats['timeouts']} over the time limit in TS"
+           if stats.get("timeouts") else "")
         + (f"; {len(stats['crashes'])} runner crashes" if stats["crashes"]
            else "") + ".")
 

@@ -302,7 +302,7 @@ KNOWN = [
                 "TS is not the truth): such a warp runs both schedules in turn, and "
                 "a producer drain waiting on its own later consumer work never "
                 "returns. tspipe rejects it."),
-    dict(key=("kernel", "accept", "reject", None, "X9"), needle="do not fit in the kernel",
+    dict(key=("kernel", "accept", "reject", None, "X9"), needle="do not fit",
          disposition="TS defect",
          reason="TS does not know the launch's warp count and so cannot check that "
                 "task warps exist (ts-oracle.md); tspipe's kernel declares it."),
@@ -356,7 +356,7 @@ def cluster_tma_async(case: dict) -> bool:
 # multi-CTA cluster: tspipe rejects it now (X4, kernel verifier), so both
 # sides reject; the class of TS reject / tspipe accept is gone.
 KNOWN.append(dict(
-    key=("kernel", "accept", "reject", None, "X9"), needle="does not split evenly",
+    key=("kernel", "accept", "reject", None, "X9"), needle="does not split",
     disposition="not modeled",
     reason="the harness gives each pipeline a data buffer; tspipe splits "
            "smem_bytes evenly over the stages, TS's SmemAllocation is one "

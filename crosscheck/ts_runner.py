@@ -125,9 +125,12 @@ def _rejection(stage, err):
             "message": str(err)[:600], "where": _ts_frames(err.__traceback__)}
 
 
-def _build_kernel(desc, validate=True):
+def _build_kernel(desc, validate=True, exhaustive=True):
     """Builds (and, with ``validate``, validates) the TaskManager of a kernel
-    case. Returns ``(stage, TaskManager)``; raises with ``stage`` set."""
+    case. Returns ``(stage, TaskManager)``; raises with ``stage`` set.
+    TS runs its checks even without ``validate`` (as warnings);
+    ``exhaustive=False`` leaves out the exhaustive interleaving search, which
+    takes minutes on some kernels."""
     ts = _ts()
     resources = {}
     stage = "factory"
@@ -167,7 +170,8 @@ def _build_kernel(desc, validate=True):
         smem.compute_layout()
         manager = ts.TaskManager(tasks, {r: [] for r in resources.values()},
                                  verbose=False, skip_validation=not validate,
-                                 smem_allocator=smem)
+                                 smem_allocator=smem,
+                                 exhaustive_deadlock_race_check=exhaustive)
         return stage, manager
     except Exception as err:  # noqa: BLE001 - every TS rejection is a verdict
         err.crosscheck_stage = stage
