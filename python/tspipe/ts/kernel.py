@@ -37,8 +37,9 @@ The module is built as the calls are made: a ``gpu.module`` (its
 in it one ``tspipe.kernel`` built with the generated op classes of
 :mod:`tspipe.dialects.tspipe`. Every op carries the location of the user's
 Python line (``Location.file``); ops a work step builds get the line of the
-work step's own code. Rules are checked by the C++ verifiers
-(:meth:`Kernel.build`, :meth:`Kernel.verify`): a failure raises
+work step's own code. Rules are checked by the C++ verifiers and the
+progress checker (:meth:`Kernel.build`, :meth:`Kernel.verify`,
+:meth:`Kernel.to_ptx` alike): a failure raises
 :class:`~tspipe.ts.errors.ScheduleError` or
 :class:`~tspipe.ts.errors.PipelineConfigError` listing every diagnostic, each
 with its rule id and Python line.
