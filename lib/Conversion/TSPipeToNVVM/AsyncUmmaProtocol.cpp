@@ -12,7 +12,8 @@
 //   wait     | WAIT F[c]
 //   release  | one elected thread per warp: tcgen05.commit
 //            | cta_group::{1,2} E[c] (multicast to `pair` when V = 2)
-//   tail     | num_stages / stride x WAIT E[p]
+//   tail     | num_stages / stride x WAIT E[p] on every CTA (also the non-leader CTA
+//            | of a pair: the release commits reach its E too)
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,10 @@ class AsyncUmmaProtocol final : public PipelineProtocol {
 public:
   LogicalResult checkSupported(PipelineOp pipe) const override {
     return tcgen05::checkSupported(pipe);
+  }
+
+  Value drainGate(BracketContext &ctx) const override {
+    return tcgen05::drainOnEveryCta(ctx);
   }
 
   void commit(BracketContext &ctx) const override {
@@ -50,16 +55,9 @@ public:
   }
 
   void release(BracketContext &ctx) const override {
-    PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
-    Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
-    Value index = c.index;
-    ctx.emitIf(gate, [&] {
-      Value mask = cfg.getV() > 1 ? tcgen05::pairMask(ctx) : Value();
-      tcgen05::electCommit(ctx, ctx.emptyBarrier(index), mask, Value());
-    });
-    ctx.advanceAfterGated(c, cfg.getReleaseStride(), gate);
+    tcgen05::releaseEmpty(ctx, ctx.config().getV() > 1
+                                   ? tcgen05::CommitMask::Pair
+                                   : tcgen05::CommitMask::None);
   }
 };
 

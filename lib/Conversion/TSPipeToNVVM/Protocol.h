@@ -165,8 +165,13 @@ public:
   virtual Value acquire(BracketContext &ctx) const;
   /// producer_commit: the type's arrive on F; advances p (or pc).
   virtual void commit(BracketContext &ctx) const = 0;
-  /// producer_tail: num_stages / stride parity waits on E.
+  /// producer_tail: num_stages / stride parity waits on E, under
+  /// `drainGate`.
   virtual void producerTail(BracketContext &ctx) const;
+  /// Which CTAs run the drain's waits: those whose empty barriers receive
+  /// releases. The default is the producer's CtaLeader gate (the CTAs that
+  /// acquire); null for every CTA.
+  virtual Value drainGate(BracketContext &ctx) const;
   /// consumer_try_wait: one probe of F[c.idx]; returns the ready token.
   virtual Value tryWait(BracketContext &ctx) const;
   /// consumer_wait: parity wait on F[c.idx]; returns the i32 stage index.
@@ -174,12 +179,13 @@ public:
   /// consumer_release: the type's arrive on E; advances c (or cr).
   virtual void release(BracketContext &ctx) const = 0;
 
-protected:
-  /// The common acquire wait: parity wait on E[p.idx] under `gate`.
-  static void waitEmpty(BracketContext &ctx, Value index, Value gate);
   /// The cursor a commit (producer tail) uses and its stride: pc with the
   /// commit stride under advance_on_acquire, else p with the acquire stride.
   static std::pair<Cursor *, int64_t> commitCursor(BracketContext &ctx);
+
+protected:
+  /// The common acquire wait: parity wait on E[p.idx] under `gate`.
+  static void waitEmpty(BracketContext &ctx, Value index, Value gate);
 };
 
 /// The protocol of `type`, or null when the lowering does not cover it.

@@ -242,10 +242,14 @@ Value PipelineProtocol::tryAcquire(BracketContext &ctx) const {
   return ctx.probe(ctx.emptyBarrier(c.index), c.phase);
 }
 
+Value PipelineProtocol::drainGate(BracketContext &ctx) const {
+  return ctx.ctaGate(ctx.config().getProducerSignaling());
+}
+
 void PipelineProtocol::producerTail(BracketContext &ctx) const {
   PipelineConfigAttr cfg = ctx.config();
   auto [c, stride] = commitCursor(ctx);
-  Value gate = ctx.ctaGate(cfg.getProducerSignaling());
+  Value gate = drainGate(ctx);
   // Each lane owns num_stages / stride stages; wait until all are released.
   int64_t waits = cfg.getNumStages() / stride;
   auto waitAndAdvance = [&](Cursor &cursor) {

@@ -47,6 +47,31 @@ Value multicastMask(BracketContext &ctx);
 /// `gate` when given.
 void electCommit(BracketContext &ctx, Value barrier, Value mask, Value gate);
 
+/// Which CTAs a tcgen05.commit signals: this CTA only (no multicast), both
+/// CTAs of this CTA's pair (`pairMask`), or the TmaUmma multicast set
+/// (`multicastMask`).
+enum class CommitMask { None, Pair, Multicast };
+
+/// The drain gate of a type whose consumer is tcgen05 work (TmaUmma,
+/// AsyncUmma, UmmaUmma): none. With V = 2 the release commit reaches the
+/// empty barriers of both CTAs of the pair (and the pair's MMAs read both
+/// CTAs' stages), so every CTA waits for its own empty barriers before it
+/// exits, the non-leader CTA included, as TS does (field bug B17; the
+/// cursor advances on every CTA, so the parities match the leader's).
+inline Value drainOnEveryCta(BracketContext &) { return Value(); }
+
+/// producer_commit of a type whose producer is tcgen05 work (UmmaAsync,
+/// UmmaUmma): under the producer's CtaLeader gate, the elected commit to
+/// F[p] (or F[pc]) with `mask`; the cursor then advances on every CTA
+/// (docs/Protocols.md, Cursors).
+void commitFull(BracketContext &ctx, CommitMask mask);
+
+/// consumer_release of a type whose consumer is tcgen05 work (TmaUmma,
+/// AsyncUmma, UmmaUmma): under the consumer's CtaLeader gate, the elected
+/// commit to E[c] (or E[cr]) with `mask`; the cursor advances as after any
+/// gated bracket (`advanceAfterGated`).
+void releaseEmpty(BracketContext &ctx, CommitMask mask);
+
 } // namespace mlir::tspipe::tcgen05
 
 #endif // TSPIPE_LIB_CONVERSION_TSPIPETONVVM_TCGEN05_H

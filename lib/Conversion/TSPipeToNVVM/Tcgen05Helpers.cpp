@@ -127,3 +127,40 @@ void tcgen05::electCommit(BracketContext &ctx, Value barrier, Value mask,
     });
   });
 }
+
+/// The mask operand of `mask`, built at the insertion point (inside the
+/// bracket's gate); null for CommitMask::None.
+static Value buildMask(BracketContext &ctx, tcgen05::CommitMask mask) {
+  switch (mask) {
+  case tcgen05::CommitMask::None:
+    return Value();
+  case tcgen05::CommitMask::Pair:
+    return tcgen05::pairMask(ctx);
+  case tcgen05::CommitMask::Multicast:
+    return tcgen05::multicastMask(ctx);
+  }
+  llvm_unreachable("unknown commit mask");
+}
+
+void tcgen05::commitFull(BracketContext &ctx, CommitMask mask) {
+  PipelineConfigAttr cfg = ctx.config();
+  auto [c, stride] = PipelineProtocol::commitCursor(ctx);
+  Value gate = ctx.ctaGate(cfg.getProducerSignaling());
+  Value index = c->index;
+  ctx.emitIf(gate, [&] {
+    electCommit(ctx, ctx.fullBarrier(index), buildMask(ctx, mask), Value());
+  });
+  ctx.advance(*c, stride);
+}
+
+void tcgen05::releaseEmpty(BracketContext &ctx, CommitMask mask) {
+  PipelineConfigAttr cfg = ctx.config();
+  Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
+                                     : ctx.cursors.consumer;
+  Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
+  Value index = c.index;
+  ctx.emitIf(gate, [&] {
+    electCommit(ctx, ctx.emptyBarrier(index), buildMask(ctx, mask), Value());
+  });
+  ctx.advanceAfterGated(c, cfg.getReleaseStride(), gate);
+}

@@ -12,7 +12,8 @@
 //   wait     | WAIT F[c] (CtaLeader-gated)
 //   release  | one elected thread per warp: tcgen05.commit
 //            | cta_group::{1,2} E[c] (multicast to `mask` when T > 1)
-//   tail     | num_stages / stride x WAIT E[p]
+//   tail     | num_stages / stride x WAIT E[p] on every CTA (also the non-leader CTA
+//            | of a pair: the release commits reach its E too)
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,10 @@ class TmaUmmaProtocol final : public PipelineProtocol {
 public:
   LogicalResult checkSupported(PipelineOp pipe) const override {
     return tcgen05::checkSupported(pipe);
+  }
+
+  Value drainGate(BracketContext &ctx) const override {
+    return tcgen05::drainOnEveryCta(ctx);
   }
 
   Value acquire(BracketContext &ctx) const override {
@@ -76,17 +81,9 @@ public:
   }
 
   void release(BracketContext &ctx) const override {
-    PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
-    Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
-    Value index = c.index;
-    ctx.emitIf(gate, [&] {
-      Value mask =
-          cfg.getClusterSize() > 1 ? tcgen05::multicastMask(ctx) : Value();
-      tcgen05::electCommit(ctx, ctx.emptyBarrier(index), mask, Value());
-    });
-    ctx.advanceAfterGated(c, cfg.getReleaseStride(), gate);
+    tcgen05::releaseEmpty(ctx, ctx.config().getClusterSize() > 1
+                                   ? tcgen05::CommitMask::Multicast
+                                   : tcgen05::CommitMask::None);
   }
 };
 

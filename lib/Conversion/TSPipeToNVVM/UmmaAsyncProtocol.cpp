@@ -32,16 +32,11 @@ public:
   }
 
   void commit(BracketContext &ctx) const override {
-    PipelineConfigAttr cfg = ctx.config();
-    auto [c, stride] = commitCursor(ctx);
-    Value gate = ctx.ctaGate(cfg.getProducerSignaling());
-    Value index = c->index;
-    ctx.emitIf(gate, [&] {
-      Value mask = cfg.getClusterSize() > 1 ? tcgen05::pairMask(ctx) : Value();
-      tcgen05::electCommit(ctx, ctx.fullBarrier(index), mask, Value());
-    });
-    // The state advance runs on every CTA (docs/Protocols.md, Cursors).
-    ctx.advance(*c, stride);
+    // In a cluster the commit reaches both CTAs of the pair (ts-semantics
+    // 2.4: the producer mask is the pair's whenever T > 1).
+    tcgen05::commitFull(ctx, ctx.config().getClusterSize() > 1
+                                 ? tcgen05::CommitMask::Pair
+                                 : tcgen05::CommitMask::None);
   }
 
   void release(BracketContext &ctx) const override {

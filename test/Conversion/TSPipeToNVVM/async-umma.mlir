@@ -255,4 +255,44 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 }
 
 
-// BIN-COUNT-6: gpu.binary @m
+// -----
+
+// A pair whose producer signals from the leader CTA only (cta_leader):
+// the acquire waits on the leader CTA only, but the drain waits on every
+// CTA: the release commit multicasts to both CTAs of the pair, and the non-leader CTA must
+// not exit before its own empty barriers have seen it (field bug B17).
+// CHECK-LABEL: gpu.func @pair_drain_every_cta
+// CHECK:         scf.for
+// CHECK:           scf.yield
+// CHECK-NOT:     scf.if
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:     scf.if
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         scf.for
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @pair_drain_every_cta(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      tspipe.pipeline @ring config(<async_umma, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 1>,
+          cta_layout_vmnk = [2, 1, 1, 1], producer_signaling = cta_leader,
+          consumer_signaling = cta_leader>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// BIN-COUNT-7: gpu.binary @m

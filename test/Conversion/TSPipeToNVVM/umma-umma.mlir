@@ -107,6 +107,13 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             %[[M:.*]] = arith.shli %c3_i32, %[[PAIR]] : i32
 // CHECK:             %[[MASK:.*]] = arith.trunci %[[M]] : i32 to i16
 // CHECK:             nvvm.tcgen05.commit %{{.*}}, multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
+// The drain runs on every CTA, the non-leader too: the release commits
+// reach both CTAs' empty barriers (field bug B17), so no gate opens
+// between the loop and its two waits.
+// CHECK-NOT:     scf.if
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:     scf.if
+// CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK:         scf.for
 // CHECK:           %[[V2:.*]] = arith.remui %[[RANK]], %c2_i32 : i32
 // CHECK:           %[[LEAD2:.*]] = arith.cmpi eq, %[[V2]], %c0_i32 : i32
