@@ -34,6 +34,29 @@ static bool isTmaProducer(PipelineType t) {
 // Arrive counts (R48-R54, X2)
 //===----------------------------------------------------------------------===//
 
+/// Sides whose every stage gets exactly one arrival have size 1: one
+/// tcgen05.commit or one CLC producer per stage (R48, R50), one lane warp
+/// per stage of an interleaved release (R49, R54). `why` says which.
+static LogicalResult verifySizeOne(PipelineOp pipe, StringRef rule,
+                                   StringRef side, int64_t count,
+                                   const Twine &why) {
+  if (count == 1)
+    return success();
+  return pipe.emitOpError() << "[" << rule << "] " << side << "_group gives "
+                            << count << " arrivals per stage, but " << why
+                            << "; set " << side << "_group = <thread, 1>";
+}
+
+/// R49, R54: with consumer_release interleave_stride k > 1 each stage is
+/// released by one lane (one warp, or one commit), once.
+static LogicalResult verifyLaneRelease(PipelineOp pipe, StringRef rule,
+                                       StringRef releaser) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  return verifySizeOne(pipe, rule, "consumer", cfg.getEmptyArriveCount(),
+                       "with consumer_release interleave_stride " +
+                           Twine(cfg.getReleaseStride()) + " " + releaser);
+}
+
 /// R52: arrive counts of an async-thread side (every thread of the side's
 /// tasks arrives; scale V for the sides that arrive on a CTA pair).
 static LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
@@ -155,17 +178,9 @@ static LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe,
   if (tasks.empty())
     return success();
   int64_t count = cfg.getEmptyArriveCount();
-  if (cfg.getReleaseStride() > 1) {
-    if (count == 1)
-      return success();
-    return pipe.emitOpError()
-           << "[R54] consumer_group gives " << count
-           << " arrivals per stage, but with consumer_release "
-              "interleave_stride "
-           << cfg.getReleaseStride()
-           << " one lane warp releases each stage once; set consumer_group "
-              "= <thread, 1>";
-  }
+  if (cfg.getReleaseStride() > 1)
+    return verifyLaneRelease(pipe, "R54",
+                             "one lane warp releases each stage once");
   int64_t lanesPerWarp = getLaneReleaseArrivalsPerWarp(cfg);
   int64_t w = sumWarps(tasks);
   // Once tspipe-normalize has recorded the release form, only its count is
@@ -232,17 +247,9 @@ static LogicalResult verifyTmaUmmaConsumer(PipelineOp pipe,
   if (tasks.empty())
     return success();
   int64_t count = cfg.getEmptyArriveCount();
-  if (cfg.getReleaseStride() > 1) {
-    if (count == 1)
-      return success();
-    return pipe.emitOpError()
-           << "[R49] consumer_group gives " << count
-           << " arrivals per stage, but with consumer_release "
-              "interleave_stride "
-           << cfg.getReleaseStride()
-           << " one lane releases each stage with one commit; set "
-              "consumer_group = <thread, 1>";
-  }
+  if (cfg.getReleaseStride() > 1)
+    return verifyLaneRelease(pipe, "R49",
+                             "one lane releases each stage with one commit");
   int64_t pairs = 1;
   if (cfg.getClusterSize() > 1) {
     ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
@@ -261,18 +268,6 @@ static LogicalResult verifyTmaUmmaConsumer(PipelineOp pipe,
          << (leader ? ", one commit per pair (cta_leader)"
                     : ", every CTA of a pair commits")
          << "); set consumer_group = <thread, " << expected << ">";
-}
-
-/// R48 and R50: sides signalled by one tcgen05.commit (or one CLC producer)
-/// per stage have size 1.
-static LogicalResult verifySizeOne(PipelineOp pipe, StringRef rule,
-                                   StringRef side, int64_t count,
-                                   StringRef why) {
-  if (count == 1)
-    return success();
-  return pipe.emitOpError() << "[" << rule << "] " << side << "_group gives "
-                            << count << " arrivals per stage, but " << why
-                            << "; set " << side << "_group = <thread, 1>";
 }
 
 /// R51: every consumer thread of a ClcFetchAsync pipeline arrives on CTA 0's
