@@ -324,6 +324,56 @@ def unordered_release(case: dict) -> bool:
     return False
 
 
+def non_int_group_size(case: dict) -> bool:
+    """Some cooperative group of the config has a size that is not an int
+    (a float, say): tspipe's factory rejects it with a TypeError."""
+    for key in ("producer_group", "consumer_group"):
+        group = case.get("kwargs", {}).get(key)
+        if isinstance(group, dict) and group.get("$") == "group":
+            size = group.get("size")
+            if not isinstance(size, int) or isinstance(size, bool):
+                return True
+    return False
+
+
+def uncommitted_acquires(case: dict) -> bool:
+    """Some task acquires a pipeline without advance_on_acquire in every
+    iteration but commits it only under a loop guard (or not at all), so
+    its acquires repeat one stage (the default producer cursor advances at
+    the commit)."""
+    for pipe in case.get("pipelines", []):
+        if pipe["kwargs"].get("advance_on_acquire") is True:
+            continue
+        name = pipe["name"]
+        for t in case.get("tasks", []):
+            body = t["loop"]["body"]
+            acquires = any(s.get("op") == "acquire" and s.get("pipe") == name
+                           for s in body)
+            commits = any(s.get("op") == "commit" and s.get("pipe") == name
+                          for s in body)
+            if acquires and not commits:
+                return True
+    return False
+
+
+def shared_lane_release(case: dict) -> bool:
+    """Two or more warp-lane tasks close the same lanes of an interleaved
+    pipeline (release, or commit, stride k > 1, tasks of k warps): each
+    stage then gets one arrival per such task, while TS's interleaved
+    counts assume one (R49, R52, R54)."""
+    for pipe in case.get("pipelines", []):
+        name = pipe["name"]
+        _, pc, _, cr = _strides(pipe)
+        for k, verb in ((cr, "release"), (pc, "commit")):
+            if k <= 1:
+                continue
+            lanes = [t for t in case.get("tasks", [])
+                     if _does(t, name, (verb,)) and t["num_warps"] == k]
+            if len(lanes) > 1:
+                return True
+    return False
+
+
 # ---------------------------------------------------------------------------
 # Known classes: how each is classified. One row per class pattern, first
 # match wins:
@@ -427,6 +477,10 @@ _TABLE = [
      "is not 4 (R4); tspipe accepts (issue 5 item 3)."),
     ("config", "RA", "type", None, None, TSPIPE_BUG,
      "TS's factory rejects a value of the wrong type that tspipe accepts."),
+    ("config", "RR", "R8/ValueError", None, non_int_group_size, EARLIER,
+     "two faults, each side stops at another: tspipe's factory rejects a "
+     "group size that is not an int (TypeError; TS accepts it at the factory "
+     "and uses it at trace time), TS the other group's size 0 (ValueError)."),
     ("config", "RR", "R8/ValueError", None, None, TSPIPE_BUG,
      "TS raises ValueError (CuTe's CooperativeGroup: unsupported agent or "
      "size <= 0, bool included), tspipe TypeError (issue 5 item 3)."),
@@ -476,11 +530,35 @@ _TABLE = [
      _WHY["trace time"].format(what="the layout")),
     ("kernel", "AR", "R9", None, None, EARLIER,
      _WHY["trace time"].format(what="stages/bytes")),
+    ("kernel", "AR", "R25", None, None, EARLIER,
+     "TS checks a run_only_on_cta_id task's wait signaling when it traces "
+     "the task's wait (Task._check_leader_cta_signaling, trace time, R25); "
+     "the crosscheck does not trace, tspipe's kernel verifier checks it."),
     # -- kernels: arrival counts ------------------------------------------
+    ("kernel", "AR", ("R49", "R52", "R54"), None, shared_lane_release,
+     TS_DEFECT,
+     "several warp-lane tasks close the same lanes of an interleaved "
+     "pipeline: every stage gets one arrival from each of them, but TS's "
+     "interleaved counts (R49, R54: 1; R52: one lane warp) assume one, so "
+     "when they all run the extra arrivals complete the next phase early "
+     "(a parity wait then passes a phase it should not). tspipe counts one "
+     "arrival per warp-lane task (crosscheck record: the X8 class of an "
+     "empty-domain second releaser came from the model counting both tasks "
+     "while the barrier counted one)."),
     ("kernel", "RA", ("R52", "R53", "R54"), None, non_thread_agent, TS_DEFECT,
      _WHY["agent raw size, correct kernel"]),
-    ("kernel", "AR", ("R52", "R53", "R54", "R48", "R49", "R50", "R51"), None,
-     non_thread_agent, TS_DEFECT, _WHY["agent raw size"]),
+    ("kernel", "AR", ("R52", "R53", "R54", "R48", "R49", "R50", "R51", "R11"),
+     None, non_thread_agent, TS_DEFECT, _WHY["agent raw size"] + " (R11: "
+     "tspipe counts 32 x n threads, so an Agent.Warp consumer_group of n "
+     "equal to the releasing warps is the all-thread release, which needs "
+     "thread groups; TS infers the lane release from the raw n, whose "
+     "arrivals never reach CuTe's count.)"),
+    ("kernel", "AR", "X4", None, None, TS_DEFECT,
+     "the all-thread TmaAsync release (every consumer thread arrives on its "
+     "own CTA's empty barrier) on a cluster of several CTAs: the multicast "
+     "peers that write into this CTA's stage wait on their own empty "
+     "barriers, which these local arrives never reach (ts-semantics §2.2, "
+     "[OPEN]); TS does not reject it, tspipe does (X4)."),
     ("kernel", "AR", "X2", None, None, TS_DEFECT,
      "a TmaUmma empty barrier counts one tcgen05 commit per CTA pair of its "
      "multicast row or column; TS's T or T/V is wrong for 2-D multicast "
@@ -506,6 +584,17 @@ _TABLE = [
      _WHY["warp lanes"] + " Here the two sides fill and drain the same "
      "stages and TS's leftover credit does not exist: the kernel completes "
      "(docs/gpu-runs.md, TS verdicts on the GPU: warp_lane_balanced)."),
+    ("kernel", "AR", "R70", "credits are unbalanced", uncommitted_acquires,
+     TS_DEFECT,
+     "a producer acquires in every iteration but commits only under a "
+     "guard; without advance_on_acquire the producer cursor moves at the "
+     "commit, so its acquires wait on one stage again and again. TS's "
+     "credit pool is one count per pipeline (print_schedule_list): n "
+     "acquires take n slots and n releases (of other stages) return them, "
+     "so it balances. Per stage the empty barrier completes phases the "
+     "producer's cursor never visits, and the producer's drain then waits "
+     "for a parity whose phase has already passed (docs/Protocols.md, "
+     "Cursors; a parity wait sees only the last completed phase)."),
     ("kernel", "AR", "R71", "phase overrun", unordered_release, TS_DEFECT,
      "a task releases stages it never waits on, and nothing orders that "
      "release after the commit and wait it pairs with. TS's simulators "

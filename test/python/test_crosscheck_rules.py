@@ -113,3 +113,28 @@ def test_table_rows_expand_rule_tuples():
                                     R.TSPIPE_BUG, R.INTENDED, R.EARLIER,
                                     R.NOT_MODELED) for e in R.KNOWN)
     assert all(e["reason"] for e in R.KNOWN)
+
+
+def test_two_warp_lane_releasers_are_a_ts_defect():
+    case = {"kind": "kernel", "num_warps": 6, "cluster": [1, 1, 1],
+            "pipelines": [{"name": "p0", "factory": "tma_async", "smem_bytes": 128,
+                           "kwargs": {"num_stages": 8, "num_bytes": 1024,
+                                      "producer_group": _group(1),
+                                      "consumer_group": _group(1),
+                                      "interleave_stride": 2}}],
+            "tasks": [_task("prod0", 0, 2, ["p0"], [], ["acquire", "commit"], 0, 8),
+                      _task("cons0_0", 2, 2, [], ["p0"], ["release"], 0, 0),
+                      _task("cons0_1", 4, 2, [], ["p0"], ["wait", "release"], 0, 8)]}
+    assert R.shared_lane_release(case)
+    tp = _reject("R54", "'tspipe.pipeline' op [R54] consumer_group gives 1 "
+                        "arrivals per stage, but with consumer_release")
+    info = R.classify(R.class_key(case, ACCEPT, tp), case)
+    assert info["disposition"] == R.TS_DEFECT, info
+    case["tasks"][1]["num_warps"] = 1
+    assert not R.shared_lane_release(case)
+
+
+def test_trace_time_checks_are_earlier():
+    case = _umma_async(2, (1, 1, 1, 1), 0, 2, 1)
+    tp = _reject("R25", "'tspipe.task' op [R25] runs on CTA 0 only and waits")
+    assert R.classify(R.class_key(case, ACCEPT, tp), case)["disposition"] == R.EARLIER
