@@ -567,15 +567,18 @@ _TABLE = [
      "with V = 2 a tcgen05 side commits from one CTA of the pair (CtaLeader); "
      "TS lets both CTAs commit and the barrier counts twice (X3)."),
     # -- kernels: progress (R70, R71) -------------------------------------
-    ("kernel", "RA", "R70", "[domain lanes]", None, TS_DEFECT_TO_CONFIRM,
-     "interleaved tasks (warp lanes: one warp per lane; domain lanes: a "
-     "domain loop stepping by the stride): TS 4.8.1's per-stage credit "
-     "simulation counts a multi-warp lane task as one participant on lane "
-     "0's stages (its message lists credits on stage 0 only), so a lane-1 "
-     "wait looks blocked or a lane's commit looks unconsumed; at run time "
-     "each warp lane signals its own stage (ts-semantics §1.9). Lane starts "
-     "outside [0, stride) are no longer in this class: tspipe rejects them "
-     "(R62). To confirm on the GPU."),
+    ("kernel", "RA", "R70", "[domain lanes]", None, TS_DEFECT,
+     "domain-lane tasks (a domain loop stepping by the stride) with a "
+     "warp-lane partner (one warp per lane): for domain-lane pipelines TS "
+     "4.8.1's simulators key credits per physical stage (_stage_credit_key) "
+     "but place every participant that is not a domain lane, warp-lane "
+     "tasks included, at stage 0 advancing by 1 (_domain_lane_offset_stride), "
+     "and count a warp-lane task's entry once; so a lane-1 wait looks "
+     "blocked or a lane's commit looks unconsumed, while at run time each "
+     "warp lane signals its own stage (ts-semantics §1.9). Lane starts "
+     "outside [0, stride) are not in this class: tspipe rejects them (R62). "
+     "Confirmed on the H200: docs/gpu-runs.md, TS verdicts on the GPU, "
+     "domain_lanes_balanced completes."),
     ("kernel", "AR", "R70", None, warp_lane_rate_mismatch, TS_DEFECT,
      _WHY["warp lanes"] + " Here the lane side waits for stages its partner "
      "never fills: the kernel hangs (docs/gpu-runs.md, TS verdicts on the "

@@ -13,7 +13,7 @@ On the GPU machine (PYTHONPATH=python; no tspipe-opt needed)::
 Each kernel runs in its own process (a trap spoils the CUDA context), on
 one CTA, under a watchdog. Expected: the kernels tspipe rejects
 (split_release, warp_lane_hang) trap after printing where they hung; the
-kernel it accepts (warp_lane_balanced) completes. Exit status 0 when every
+kernels it accepts (warp_lane_balanced, domain_lanes_balanced) complete. Exit status 0 when every
 kernel does what tspipe's verdict says.
 """
 
@@ -30,6 +30,7 @@ KERNELS = {
     "split_release": (3, 1, "hang"),
     "warp_lane_hang": (5, 4, "hang"),
     "warp_lane_balanced": (3, 2, "completes"),
+    "domain_lanes_balanced": (4, 2, "completes"),
 }
 
 # Polls before a blocking wait gives up (about 4 s on an H200).

@@ -125,3 +125,46 @@ gpu.module @warp_lane_balanced [#nvvm.target<chip = "sm_90a", features = "+ptx80
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.module @domain_lanes_balanced
+
+// domain_lanes_balanced: TS rejects ("Schedule is blocked! ... ConsumerWait
+// ... waiting for producer commit credit at physical stage 1"), tspipe
+// accepts. @load's two warps (warp lanes, stride 2) fill stages 0 and 1 in
+// its one iteration; @lane0 (domain [0, 2) step 2) and @lane1 ([1, 2) step
+// 2) each wait for and release their lane's stage once. TS keys the
+// domain-lane credits per physical stage but counts the warp-lane producer
+// as one dense participant (stage 0, advancing by 1), so stage 1 never gets
+// its credit there.
+gpu.module @domain_lanes_balanced [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @domain_lanes_balanced() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    tspipe.kernel warps(4) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>,
+          consumer_group = <thread, 32>, interleave_stride = [2]>)
+      tspipe.task @load warps(0, 2) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @lane0 warps(2, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %c2 step %c2 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+      tspipe.task @lane1 warps(3, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c1 to %c2 step %c2 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
