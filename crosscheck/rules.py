@@ -137,8 +137,17 @@ def family(rule: Optional[str]) -> Optional[str]:
     return rule
 
 
+def inconclusive(ts: dict) -> bool:
+    """TS gave no verdict: its runner stopped the case at the time limit
+    (ts_runner.py, CROSSCHECK_CASE_TIMEOUT; TS's exhaustive interleaving
+    checker can explore for minutes). Neither agreement nor disagreement:
+    the driver counts these cases apart."""
+    return ts.get("verdict") == "timeout"
+
+
 def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
-    """The disagreement class of a case, or None when the sides agree.
+    """The disagreement class of a case, or None when the sides agree (or
+    TS gave no verdict: see ``inconclusive``).
 
     ``(kind, ts_verdict, tspipe_verdict, ts_rule, tspipe_rule[, ...])``.
     Two rejections agree when one of tspipe's rules is in the family of
@@ -146,6 +155,8 @@ def class_key(case: dict, ts: dict, tp: dict) -> Optional[tuple]:
     failure)."""
     kind = case["kind"]
     tv, pv = ts.get("verdict"), tp.get("verdict")
+    if inconclusive(ts):
+        return None
     if tv in ("timeout", "crash") or pv in ("timeout", "crash"):
         return (kind, tv, pv, ts_rule(ts) or ts.get("etype"), tspipe_rule(tp))
     if tv == pv == "accept":
@@ -200,123 +211,42 @@ def key_text(key: tuple) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Known classes: how each is classified. Matched on the class key (None is a
-# wildcard) plus an optional predicate on the minimal case. Dispositions:
-#   "tspipe bug"   tspipe's verdict is wrong: to fix.
-#   "TS defect"    TS's verdict is wrong; tspipe keeps its rule (intended).
-#   "earlier"      tspipe rejects at config/build time what TS rejects later
-#                  (trace time): same final verdict, earlier.
-#   "not modeled"  tspipe does not represent the concept.
-#   "unexplained"  no entry: to be looked at.
+# Predicates on a class's minimal case (the ``when`` column of the table).
 
-KNOWN = [
-    # -- configs --------------------------------------------------------
-    dict(key=("config", "accept", "reject", None, "R8"), needle="got True",
-         disposition="intended difference",
-         reason="CooperativeGroup(agent, True): TS counts True as size 1; tspipe "
-                "rejects bool for every integer field (as TS does for R4)."),
-    dict(key=("config", "accept", "reject", None, "R8"), disposition="earlier",
-         reason="TS checks cooperative-group sizes when CuTe builds the "
-                "pipeline (trace time, docs/Rules.md R8); tspipe at the factory."),
-    dict(key=("config", "accept", "reject", None, "R9"),
-         needle="exceeds the mbarrier transaction count", disposition="TS defect",
-         reason="an mbarrier's transaction count holds at most 2^20-1 bytes per "
-                "phase; TS does not bound num_bytes (ts-oracle.md, Where TS is "
-                "not the truth), so such a stage can never complete."),
-    dict(key=("config", "accept", "reject", None, "R9"), needle="is out of range",
-         disposition="intended difference",
-         reason="the value does not fit the IR's 64-bit field; TS keeps Python ints."),
-    dict(key=("config", "accept", "reject", None, "R10"), needle="exceeds",
-         disposition="intended difference",
-         reason="a cluster holds at most 16 CTAs; TS does not check the extents "
-                "(the launch fails), tspipe rejects them at the factory (X1)."),
-    dict(key=("config", "accept", "reject", None, "R9"), disposition="earlier",
-         reason="TS checks num_stages / num_bytes when the pipeline is created or "
-                "simulated (R9, trace/manager time; num_bytes has no upper bound "
-                "in TS: ts-oracle.md, Where TS is not the truth); tspipe at the factory."),
-    dict(key=("config", "accept", "reject", None, "R10"), disposition="earlier",
-         reason="TS reads cta_layout_vmnk only at trace time and accepts any "
-                "tuple at the factory (R10); tspipe requires four static extents "
-                "in [1, 16] with V in {1, 2} at the factory (X1, ts-semantics §6.2)."),
-    dict(key=("config", "accept", "reject", None, "R15"), disposition="earlier",
-         reason="TS's mcast_mode_mn check is a CuTe assertion at trace time (R15)."),
-    dict(key=("config", "accept", "reject", None, "type"), needle="must be a bool",
-         disposition="intended difference",
-         reason="TS takes any value for advance_on_wait / advance_on_acquire and "
-                "uses its truthiness; tspipe requires a bool (the IR field is a "
-                "BoolAttr)."),
-    dict(key=("config", "accept", "reject", None, "type"), needle="got True",
-         disposition="intended difference",
-         reason="TS takes True/False where an int is expected (bool is an int "
-                "subclass) except for interleave_stride, where it rejects them "
-                "(R4); tspipe rejects bool for every integer field, as TS does "
-                "for R4."),
-    dict(key=("config", "accept", "reject", None, "type"), disposition="earlier",
-         reason="a field of the wrong Python type (tuple given as a list, "
-                "bool for an int) fails in TS only when the field is used "
-                "(trace or manager time); tspipe's factory checks types."),
-    dict(key=("config", "reject", "accept", "signature", None),
-         disposition="tspipe bug",
-         reason="tspipe's factory lacks a keyword TS 4.8.1 has "
-                "(issue 5 item 3: create_tma_async_pipeline_cfg(advance_on_wait=...))."),
-    dict(key=("config", "accept", "reject", None, "signature"),
-         disposition="tspipe bug",
-         reason="tspipe's factory lacks a keyword TS 4.8.1 has "
-                "(issue 5 item 3: create_tma_async_pipeline_cfg(advance_on_wait=...))."),
-    dict(key=("config", "reject", "accept", "R4", None), disposition="tspipe bug",
-         reason="TS rejects interleave_stride given as a list or as a tuple "
-                "whose length is not 4 (R4); tspipe accepts (issue 5 item 3)."),
-    dict(key=("config", "reject", "accept", "type", None), disposition="tspipe bug",
-         reason="TS's factory rejects a value of the wrong type that tspipe accepts."),
-    dict(key=("config", "reject", "reject", "R8/ValueError", None),
-         disposition="tspipe bug",
-         reason="TS raises ValueError (CuTe's CooperativeGroup: unsupported agent "
-                "or size <= 0, bool included), tspipe TypeError (issue 5 item 3)."),
-    dict(key=("config", "reject", "reject", "R2/ValueError", None),
-         disposition="tspipe bug",
-         reason="TS raises ValueError for a producer_op that is no PipelineOp, "
-                "tspipe TypeError (issue 5 item 3)."),
-    dict(key=("config", "reject", "reject", "R3/ValueError", None),
-         disposition="tspipe bug",
-         reason="as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
-    # -- kernels --------------------------------------------------------
-    # Every layout one CTA on a larger launch cluster (the split-K tutorial):
-    # R57 accepts CTA-local pipelines on any cluster now, so this class is
-    # fixed; seeing it again is a regression.
-    dict(key=("kernel", "accept", "reject", None, "R57"),
-         needle="[one-CTA layouts]", disposition="tspipe bug",
-         reason="regression: every layout is one CTA but the launch cluster is "
-                "larger; TS allows it (split-K tutorial) and tspipe's R57 "
-                "accepts CTA-local pipelines on any cluster since issue 5."),
-    dict(key=("kernel", "accept", "reject", None, "R57"), disposition="TS defect",
-         reason="a layout of more CTAs than the launch cluster (or fewer, with "
-                "multicast peers that do not exist): TS never sees the launch "
-                "cluster and cannot check it; tspipe's kernel declares it (R57)."),
-    dict(key=("kernel", "accept", "reject", None, "R18"), disposition="TS defect",
-         reason="TS does not check run_only_on_cta_id against the cluster, nor "
-                "num_registers against setmaxnreg's least value 24 (ts-oracle.md, "
-                "Where TS is not the truth); tspipe keeps R18 as in docs/Rules.md."),
-    dict(key=("kernel", "accept", "reject", None, "X9"), needle="overlap the warps",
-         disposition="TS defect",
-         reason="TS does not check that two tasks share warps (ts-oracle.md, Where "
-                "TS is not the truth): such a warp runs both schedules in turn, and "
-                "a producer drain waiting on its own later consumer work never "
-                "returns. tspipe rejects it."),
-    dict(key=("kernel", "accept", "reject", None, "X9"), needle="do not fit",
-         disposition="TS defect",
-         reason="TS does not know the launch's warp count and so cannot check that "
-                "task warps exist (ts-oracle.md); tspipe's kernel declares it."),
-    dict(key=("kernel", "accept", "reject", None, "signature"),
-         disposition="tspipe bug",
-         reason="tspipe's create_tma_async_pipeline_cfg lacks advance_on_wait "
-                "(issue 5 item 3)."),
-    dict(key=("kernel", "accept", "reject", None, "R8"), disposition="earlier",
-         reason="as for configs: TS checks the group at trace time."),
-    dict(key=("kernel", "accept", "reject", None, "R10"), disposition="earlier",
-         reason="as for configs: TS checks the layout at trace time."),
-    dict(key=("kernel", "accept", "reject", None, "R9"), disposition="earlier",
-         reason="as for configs: TS checks stages/bytes at trace time."),
-]
+
+def _plain(value):
+    """A JSON-encoded tuple (cases.py) as a Python tuple."""
+    if isinstance(value, dict) and value.get("$") == "tuple":
+        return tuple(value["v"])
+    return value
+
+
+def _strides(pipe: dict) -> tuple:
+    """The pipeline's (acquire, commit, wait, release) interleave strides."""
+    stride = _plain(pipe["kwargs"].get("interleave_stride", 1))
+    if isinstance(stride, (tuple, list)) and len(stride) == 4:
+        return tuple(s if isinstance(s, int) else 1 for s in stride)
+    return (stride,) * 4 if isinstance(stride, int) else (1,) * 4
+
+
+def _task_steps(task: dict) -> list:
+    out = []
+
+    def walk(steps):
+        for s in steps:
+            if "guard" in s:
+                walk(s["body"])
+            else:
+                out.append(s)
+    walk(task["head"])
+    walk(task["loop"]["body"])
+    walk(task["tail"])
+    return out
+
+
+def _does(task: dict, pipe: str, verbs) -> bool:
+    return any(s.get("pipe") == pipe and s.get("op") in verbs
+               for s in _task_steps(task))
 
 
 def trivial_layouts(case: dict) -> bool:
@@ -338,115 +268,363 @@ def non_thread_agent(case: dict) -> bool:
     return False
 
 
-def cluster_tma_async(case: dict) -> bool:
-    """Some TmaAsync pipeline of the kernel spans more than one CTA."""
-    for pipe in case.get("pipelines", []):
-        layout = pipe["kwargs"].get("cta_layout_vmnk")
-        if pipe["factory"] == "tma_async" and isinstance(layout, dict):
-            extents = layout.get("v", [])
-            product = 1
-            for e in extents:
-                product *= e if isinstance(e, int) else 1
-            if product > 1:
-                return True
-    return False
-
-
-# A TmaAsync all-thread release (a consumer group of one warp) on a
-# multi-CTA cluster: tspipe rejects it now (X4, kernel verifier), so both
-# sides reject; the class of TS reject / tspipe accept is gone.
-KNOWN.append(dict(
-    key=("kernel", "accept", "reject", None, "X9"), needle="does not split",
-    disposition="not modeled",
-    reason="the harness gives each pipeline a data buffer; tspipe splits "
-           "smem_bytes evenly over the stages, TS's SmemAllocation is one "
-           "region with no per-stage split, so TS has nothing to check."))
-
-# tspipe verifies R52-R54: accepting there means the agent-scaled count is
-# right, so TS's rejection (raw size) is TS's defect.
-for _rule in ("R52", "R53", "R54"):
-    KNOWN.append(dict(
-        key=("kernel", "reject", "accept", _rule, None), when=non_thread_agent,
-        disposition="TS defect",
-        reason="a group of Agent.Warp (or ThreadBlock) size n whose arrivals "
-               "(32*n threads) are right: TS compares the raw n with the thread "
-               "count and rejects a correct kernel (ts-semantics §6.16); tspipe "
-               "counts the agent's arrivals."))
-for _rule in ("R52", "R53", "R54", "R48", "R49", "R50", "R51"):
-    KNOWN.append(dict(
-        key=("kernel", "accept", "reject", None, _rule), when=non_thread_agent,
-        disposition="TS defect",
-        reason="a group of Agent.Warp (or ThreadBlock) size n: TS compares the "
-               "raw n with the arrivals while CuTe initializes the barrier with "
-               "32*n (ts-semantics §6.16; ts-oracle.md); tspipe counts arrivals "
-               "of the agent and rejects the kernel that would hang."))
-
 def domain_lane_kernel(case: dict) -> bool:
     """Some task steps its domain loop by more than 1 on an interleaved
-    pipeline (domain lanes, R62)."""
-    strided = set()
-    for pipe in case.get("pipelines", []):
-        stride = C_plain(pipe["kwargs"].get("interleave_stride", 1))
-        if (max(stride) if isinstance(stride, (tuple, list)) else stride) not in (1, None):
-            strided.add(pipe["name"])
+    pipeline that some task fills (domain lanes, R62)."""
     tasks = case.get("tasks", [])
-    for name in strided:
-        def does(t, verb):
-            return any(st.get("op") == verb and st.get("pipe") == name
-                       for st in t["head"] + t["loop"]["body"] + t["tail"])
+    for pipe in case.get("pipelines", []):
+        name = pipe["name"]
+        if max(_strides(pipe)) <= 1:
+            continue
         producers = [t for t in tasks if name in t["produces"]
-                     and does(t, "commit")]
+                     and _does(t, name, ("commit",))]
         lanes = [t for t in tasks if name in t["consumes"]
-                 and t["loop"]["step"] not in (0, 1) and does(t, "wait")]
-        # A real lane pairing: someone fills the stages the lanes wait on.
+                 and t["loop"]["step"] not in (0, 1)
+                 and _does(t, name, ("wait",))]
         if producers and lanes:
             return True
     return False
 
 
-def C_plain(value):
-    if isinstance(value, dict) and value.get("$") == "tuple":
-        return tuple(value["v"])
-    return value
+def warp_lane_rate_mismatch(case: dict) -> bool:
+    """Some interleaved pipeline has a warp-lane task (its warp count equals
+    the stride k > 1 of a role it drives: every warp runs the whole domain
+    loop on its own lane, k stages an iteration) whose partners on the other
+    side move a different number of stages an iteration (a dense or
+    domain-lane task moves one)."""
+    for pipe in case.get("pipelines", []):
+        name = pipe["name"]
+        pa, pc, cw, cr = _strides(pipe)
+        sides = {"producer": (max(pa, pc), ("try_acquire", "acquire", "commit")),
+                 "consumer": (max(cw, cr), ("try_wait", "wait", "release"))}
+        rates, lanes = {}, False
+        for side, (k, verbs) in sides.items():
+            rates[side] = set()
+            for t in case.get("tasks", []):
+                if not _does(t, name, verbs):
+                    continue
+                warp_lane = k > 1 and t["num_warps"] == k
+                lanes = lanes or warp_lane
+                rates[side].add(k if warp_lane else 1)
+        if lanes and rates["producer"] and rates["consumer"] and \
+                rates["producer"] != rates["consumer"]:
+            return True
+    return False
 
 
-KNOWN.append(dict(
-    key=("kernel", "reject", "accept", "R70", None), needle="[domain lanes]",
-    disposition="TS defect (to confirm)",
-    reason="interleaved tasks (warp lanes: one warp per lane; domain lanes: "
-           "a domain loop stepping by the stride): TS 4.8.1's per-stage credit "
-           "simulation counts a multi-warp lane task as one participant on "
-           "lane 0's stages (its message lists credits on stage 0 only), so a "
-           "lane-1 wait looks blocked or a lane's commit looks unconsumed; at "
-           "run time each warp lane signals its own stage (ts-semantics §1.9). "
-           "Lane starts outside [0, stride) are no longer in this class: "
-           "tspipe rejects them (R62). To confirm on the GPU."))
-
-# The rules of issue 5 item 1 (R11, R12, R25, R32-R34, R40-R42, R44-R51,
-# R56, R58-R60, R63-R65) are verified by the kernel verifier, and R70/R71 by
-# the progress checker, which the tspipe runner now runs as Kernel.verify()
-# does: a class where TS rejects under one of them and tspipe accepts is no
-# longer a known gap; it stays unexplained until it is looked at.
+def unordered_release(case: dict) -> bool:
+    """Some task releases a pipeline it never waits on (a split consumer)
+    and no task orders that release after the wait (the harness has no
+    proxy resources)."""
+    for pipe in case.get("pipelines", []):
+        name = pipe["name"]
+        for t in case.get("tasks", []):
+            if _does(t, name, ("release",)) and not _does(t, name, ("wait",)):
+                return True
+    return False
 
 
-# tspipe's own rules (X2-X8, docs/Rules.md): TS has no such check and
-# accepts a kernel that misbehaves.
-KNOWN.append(dict(
-    key=("config", "accept", "reject", None, "X6"), needle="is not a multiple of",
-    disposition="TS defect",
-    reason="a TMA transaction count that is not a multiple of 16 bytes (field "
-           "bug B19): bulk copies move 16-byte multiples, so the stage's "
-           "transaction count never completes; TS does not check it (X6)."))
-KNOWN.append(dict(
-    key=("kernel", "accept", "reject", None, "X2"), disposition="TS defect",
-    reason="a TmaUmma empty barrier counts one tcgen05 commit per CTA pair of "
-           "its multicast row or column; TS's T or T/V is wrong for 2-D "
-           "multicast clusters (X2)."))
-KNOWN.append(dict(
-    key=("kernel", "accept", "reject", None, "X3"), disposition="TS defect",
-    reason="with V = 2 a tcgen05 side commits from one CTA of the pair "
-           "(CtaLeader); TS lets both CTAs commit and the barrier counts "
-           "twice (X3)."))
+def non_int_group_size(case: dict) -> bool:
+    """Some cooperative group of the config has a size that is not an int
+    (a float, say): tspipe's factory rejects it with a TypeError."""
+    for key in ("producer_group", "consumer_group"):
+        group = case.get("kwargs", {}).get(key)
+        if isinstance(group, dict) and group.get("$") == "group":
+            size = group.get("size")
+            if not isinstance(size, int) or isinstance(size, bool):
+                return True
+    return False
+
+
+def uncommitted_acquires(case: dict) -> bool:
+    """Some task acquires a pipeline without advance_on_acquire in every
+    iteration but commits it only under a loop guard (or not at all), so
+    its acquires repeat one stage (the default producer cursor advances at
+    the commit)."""
+    for pipe in case.get("pipelines", []):
+        if pipe["kwargs"].get("advance_on_acquire") is True:
+            continue
+        name = pipe["name"]
+        for t in case.get("tasks", []):
+            body = t["loop"]["body"]
+            acquires = any(s.get("op") == "acquire" and s.get("pipe") == name
+                           for s in body)
+            commits = any(s.get("op") == "commit" and s.get("pipe") == name
+                          for s in body)
+            if acquires and not commits:
+                return True
+    return False
+
+
+def shared_lane_release(case: dict) -> bool:
+    """Two or more warp-lane tasks close the same lanes of an interleaved
+    pipeline (release, or commit, stride k > 1, tasks of k warps): each
+    stage then gets one arrival per such task, while TS's interleaved
+    counts assume one (R49, R52, R54)."""
+    for pipe in case.get("pipelines", []):
+        name = pipe["name"]
+        _, pc, _, cr = _strides(pipe)
+        for k, verb in ((cr, "release"), (pc, "commit")):
+            if k <= 1:
+                continue
+            lanes = [t for t in case.get("tasks", [])
+                     if _does(t, name, (verb,)) and t["num_warps"] == k]
+            if len(lanes) > 1:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Known classes: how each is classified. One row per class pattern, first
+# match wins:
+#
+#   (kind, sides, rules, needle, when, disposition, reason)
+#
+# ``sides`` is "AR" (TS accepts, tspipe rejects with one of ``rules``), "RA"
+# (TS rejects under one of ``rules``, tspipe accepts) or "RR" (both reject,
+# with different exception classes; ``rules`` is the key's "R8/ValueError"
+# text); ``rules`` is one rule id or a tuple of them. ``needle``, when set,
+# must occur in the class key's message shape; ``when``, a predicate on the
+# class's minimal case. Dispositions:
+#   "tspipe bug"   tspipe's verdict is wrong: to fix.
+#   "TS defect"    TS's verdict is wrong; tspipe keeps its rule (intended).
+#   "intended difference"  both are right in their own terms (types, IR).
+#   "earlier"      tspipe rejects at config/build time what TS rejects later
+#                  (trace time): same final verdict, earlier.
+#   "not modeled"  tspipe does not represent the concept.
+#   "unexplained"  no row: to be looked at.
+# A TS run that ran out of time (``timeout``) is no verdict: such cases are
+# counted as inconclusive (``inconclusive``), never put in a class.
+
+TS_DEFECT, TS_DEFECT_TO_CONFIRM = "TS defect", "TS defect (to confirm)"
+TSPIPE_BUG, INTENDED = "tspipe bug", "intended difference"
+EARLIER, NOT_MODELED = "earlier", "not modeled"
+
+# Reasons shared by several rows.
+_WHY = {
+    "trace time": "as for configs: TS checks {what} at trace time.",
+    "agent raw size": (
+        "a group of Agent.Warp (or ThreadBlock) size n: TS compares the raw n "
+        "with the arrivals while CuTe initializes the barrier with 32*n "
+        "(ts-semantics §6.16; ts-oracle.md); tspipe counts arrivals of the "
+        "agent and rejects the kernel that would hang."),
+    "agent raw size, correct kernel": (
+        "a group of Agent.Warp (or ThreadBlock) size n whose arrivals (32*n "
+        "threads) are right: TS compares the raw n with the thread count and "
+        "rejects a correct kernel (ts-semantics §6.16); tspipe counts the "
+        "agent's arrivals."),
+    "missing keyword": (
+        "tspipe's factory lacks a keyword TS 4.8.1 has (issue 5 item 3: "
+        "create_tma_async_pipeline_cfg(advance_on_wait=...))."),
+    "warp lanes": (
+        "a warp-lane task (num_warps equal to the stride k of a role it "
+        "drives) runs its whole domain loop in every warp, each warp on its "
+        "own lane (TS's Task._interleave_lane = warp_idx - warp_start; "
+        "_run_loop_simple runs every iteration in every warp), so each of its "
+        "schedule entries is k barrier operations on k different stages. TS "
+        "4.8.1's simulators keep warp-lane pipelines in one fungible credit "
+        "pool (print_schedule_list and check_all_interleavings key credits "
+        "per physical stage only for domain lanes, _domain_interleaved_"
+        "resource_ids) and move one credit per entry, so against a partner "
+        "that moves one stage an iteration they count k times too few "
+        "operations on the lane side. tspipe models each warp as its own "
+        "agent (docs/ProgressChecker.md, Agents)."),
+}
+
+_TABLE = [
+    # -- configs --------------------------------------------------------
+    ("config", "AR", "R8", "got True", None, INTENDED,
+     "CooperativeGroup(agent, True): TS counts True as size 1; tspipe rejects "
+     "bool for every integer field (as TS does for R4)."),
+    ("config", "AR", "R8", None, None, EARLIER,
+     "TS checks cooperative-group sizes when CuTe builds the pipeline (trace "
+     "time, docs/Rules.md R8); tspipe at the factory."),
+    ("config", "AR", "R9", "exceeds the mbarrier transaction count", None,
+     TS_DEFECT,
+     "an mbarrier's transaction count holds at most 2^20-1 bytes per phase; TS "
+     "does not bound num_bytes (ts-oracle.md, Where TS is not the truth), so "
+     "such a stage can never complete."),
+    ("config", "AR", "R9", "is out of range", None, INTENDED,
+     "the value does not fit the IR's 64-bit field; TS keeps Python ints."),
+    ("config", "AR", "R10", "exceeds", None, INTENDED,
+     "a cluster holds at most 16 CTAs; TS does not check the extents (the "
+     "launch fails), tspipe rejects them at the factory (X1)."),
+    ("config", "AR", "R9", None, None, EARLIER,
+     "TS checks num_stages / num_bytes when the pipeline is created or "
+     "simulated (R9, trace/manager time; num_bytes has no upper bound in TS: "
+     "ts-oracle.md, Where TS is not the truth); tspipe at the factory."),
+    ("config", "AR", "R10", None, None, EARLIER,
+     "TS reads cta_layout_vmnk only at trace time and accepts any tuple at "
+     "the factory (R10); tspipe requires four static extents in [1, 16] with "
+     "V in {1, 2} at the factory (X1, ts-semantics §6.2)."),
+    ("config", "AR", "R15", None, None, EARLIER,
+     "TS's mcast_mode_mn check is a CuTe assertion at trace time (R15)."),
+    ("config", "AR", "type", "must be a bool", None, INTENDED,
+     "TS takes any value for advance_on_wait / advance_on_acquire and uses "
+     "its truthiness; tspipe requires a bool (the IR field is a BoolAttr)."),
+    ("config", "AR", "type", "got True", None, INTENDED,
+     "TS takes True/False where an int is expected (bool is an int subclass) "
+     "except for interleave_stride, where it rejects them (R4); tspipe "
+     "rejects bool for every integer field, as TS does for R4."),
+    ("config", "AR", "type", None, None, EARLIER,
+     "a field of the wrong Python type (tuple given as a list, bool for an "
+     "int) fails in TS only when the field is used (trace or manager time); "
+     "tspipe's factory checks types."),
+    ("config", "RA", "signature", None, None, TSPIPE_BUG, _WHY["missing keyword"]),
+    ("config", "AR", "signature", None, None, TSPIPE_BUG, _WHY["missing keyword"]),
+    ("config", "RA", "R4", None, None, TSPIPE_BUG,
+     "TS rejects interleave_stride given as a list or as a tuple whose length "
+     "is not 4 (R4); tspipe accepts (issue 5 item 3)."),
+    ("config", "RA", "type", None, None, TSPIPE_BUG,
+     "TS's factory rejects a value of the wrong type that tspipe accepts."),
+    ("config", "RR", "R8/ValueError", None, non_int_group_size, EARLIER,
+     "two faults, each side stops at another: tspipe's factory rejects a "
+     "group size that is not an int (TypeError; TS accepts it at the factory "
+     "and uses it at trace time), TS the other group's size 0 (ValueError)."),
+    ("config", "RR", "R8/ValueError", None, None, TSPIPE_BUG,
+     "TS raises ValueError (CuTe's CooperativeGroup: unsupported agent or "
+     "size <= 0, bool included), tspipe TypeError (issue 5 item 3)."),
+    ("config", "RR", "R2/ValueError", None, None, TSPIPE_BUG,
+     "TS raises ValueError for a producer_op that is no PipelineOp, tspipe "
+     "TypeError (issue 5 item 3)."),
+    ("config", "RR", "R3/ValueError", None, None, TSPIPE_BUG,
+     "as R2, for AsyncUmma's producer_op (issue 5 item 3)."),
+    ("config", "AR", "X6", "is not a multiple of", None, TS_DEFECT,
+     "a TMA transaction count that is not a multiple of 16 bytes (field bug "
+     "B19): bulk copies move 16-byte multiples, so the stage's transaction "
+     "count never completes; TS does not check it (X6)."),
+    # -- kernels: layouts, launch, warps ----------------------------------
+    # Every layout one CTA on a larger launch cluster (the split-K tutorial):
+    # R57 accepts CTA-local pipelines on any cluster, so seeing this class
+    # again is a regression.
+    ("kernel", "AR", "R57", "[one-CTA layouts]", None, TSPIPE_BUG,
+     "regression: every layout is one CTA but the launch cluster is larger; "
+     "TS allows it (split-K tutorial) and tspipe's R57 accepts CTA-local "
+     "pipelines on any cluster since issue 5."),
+    ("kernel", "AR", "R57", None, None, TS_DEFECT,
+     "a layout of more CTAs than the launch cluster (or fewer, with multicast "
+     "peers that do not exist): TS never sees the launch cluster and cannot "
+     "check it; tspipe's kernel declares it (R57)."),
+    ("kernel", "AR", "R18", None, None, TS_DEFECT,
+     "TS does not check run_only_on_cta_id against the cluster, nor "
+     "num_registers against setmaxnreg's least value 24 (ts-oracle.md, Where "
+     "TS is not the truth); tspipe keeps R18 as in docs/Rules.md."),
+    ("kernel", "AR", "X9", "overlap the warps", None, TS_DEFECT,
+     "TS does not check that two tasks share warps (ts-oracle.md, Where TS is "
+     "not the truth): such a warp runs both schedules in turn, and a producer "
+     "drain waiting on its own later consumer work never returns. tspipe "
+     "rejects it."),
+    ("kernel", "AR", "X9", "do not fit", None, TS_DEFECT,
+     "TS does not know the launch's warp count and so cannot check that task "
+     "warps exist (ts-oracle.md); tspipe's kernel declares it."),
+    ("kernel", "AR", "X9", "does not split", None, NOT_MODELED,
+     "the harness gives each pipeline a data buffer; tspipe splits smem_bytes "
+     "evenly over the stages, TS's SmemAllocation is one region with no "
+     "per-stage split, so TS has nothing to check."),
+    ("kernel", "AR", "signature", None, None, TSPIPE_BUG,
+     "tspipe's create_tma_async_pipeline_cfg lacks advance_on_wait (issue 5 "
+     "item 3)."),
+    ("kernel", "AR", "R8", None, None, EARLIER,
+     _WHY["trace time"].format(what="the group")),
+    ("kernel", "AR", "R10", None, None, EARLIER,
+     _WHY["trace time"].format(what="the layout")),
+    ("kernel", "AR", "R9", None, None, EARLIER,
+     _WHY["trace time"].format(what="stages/bytes")),
+    ("kernel", "AR", "R25", None, None, EARLIER,
+     "TS checks a run_only_on_cta_id task's wait signaling when it traces "
+     "the task's wait (Task._check_leader_cta_signaling, trace time, R25); "
+     "the crosscheck does not trace, tspipe's kernel verifier checks it."),
+    # -- kernels: arrival counts ------------------------------------------
+    ("kernel", "AR", ("R49", "R52", "R54"), None, shared_lane_release,
+     TS_DEFECT,
+     "several warp-lane tasks close the same lanes of an interleaved "
+     "pipeline: every stage gets one arrival from each of them, but TS's "
+     "interleaved counts (R49, R54: 1; R52: one lane warp) assume one, so "
+     "when they all run the extra arrivals complete the next phase early "
+     "(a parity wait then passes a phase it should not). tspipe counts one "
+     "arrival per warp-lane task (crosscheck record: the X8 class of an "
+     "empty-domain second releaser came from the model counting both tasks "
+     "while the barrier counted one)."),
+    ("kernel", "RA", ("R52", "R53", "R54"), None, non_thread_agent, TS_DEFECT,
+     _WHY["agent raw size, correct kernel"]),
+    ("kernel", "AR", ("R52", "R53", "R54", "R48", "R49", "R50", "R51", "R11"),
+     None, non_thread_agent, TS_DEFECT, _WHY["agent raw size"] + " (R11: "
+     "tspipe counts 32 x n threads, so an Agent.Warp consumer_group of n "
+     "equal to the releasing warps is the all-thread release, which needs "
+     "thread groups; TS infers the lane release from the raw n, whose "
+     "arrivals never reach CuTe's count.)"),
+    ("kernel", "AR", "X4", None, None, TS_DEFECT,
+     "the all-thread TmaAsync release (every consumer thread arrives on its "
+     "own CTA's empty barrier) on a cluster of several CTAs: the multicast "
+     "peers that write into this CTA's stage wait on their own empty "
+     "barriers, which these local arrives never reach (ts-semantics §2.2, "
+     "[OPEN]); TS does not reject it, tspipe does (X4)."),
+    ("kernel", "AR", "X2", None, None, TS_DEFECT,
+     "a TmaUmma empty barrier counts one tcgen05 commit per CTA pair of its "
+     "multicast row or column; TS's T or T/V is wrong for 2-D multicast "
+     "clusters (X2)."),
+    ("kernel", "AR", "X3", None, None, TS_DEFECT,
+     "with V = 2 a tcgen05 side commits from one CTA of the pair (CtaLeader); "
+     "TS lets both CTAs commit and the barrier counts twice (X3)."),
+    # -- kernels: progress (R70, R71) -------------------------------------
+    ("kernel", "RA", "R70", "[domain lanes]", None, TS_DEFECT,
+     "domain-lane tasks (a domain loop stepping by the stride) with a "
+     "warp-lane partner (one warp per lane): for domain-lane pipelines TS "
+     "4.8.1's simulators key credits per physical stage (_stage_credit_key) "
+     "but place every participant that is not a domain lane, warp-lane "
+     "tasks included, at stage 0 advancing by 1 (_domain_lane_offset_stride), "
+     "and count a warp-lane task's entry once; so a lane-1 wait looks "
+     "blocked or a lane's commit looks unconsumed, while at run time each "
+     "warp lane signals its own stage (ts-semantics §1.9). Lane starts "
+     "outside [0, stride) are not in this class: tspipe rejects them (R62). "
+     "Confirmed on the H200: docs/gpu-runs.md, TS verdicts on the GPU, "
+     "domain_lanes_balanced completes."),
+    ("kernel", "AR", "R70", None, warp_lane_rate_mismatch, TS_DEFECT,
+     _WHY["warp lanes"] + " Here the lane side waits for stages its partner "
+     "never fills: the kernel hangs (docs/gpu-runs.md, TS verdicts on the "
+     "GPU: warp_lane_hang)."),
+    ("kernel", "RA", "R70", None, warp_lane_rate_mismatch, TS_DEFECT,
+     _WHY["warp lanes"] + " Here the two sides fill and drain the same "
+     "stages and TS's leftover credit does not exist: the kernel completes "
+     "(docs/gpu-runs.md, TS verdicts on the GPU: warp_lane_balanced)."),
+    ("kernel", "AR", "R70", "credits are unbalanced", uncommitted_acquires,
+     TS_DEFECT,
+     "a producer acquires in every iteration but commits only under a "
+     "guard; without advance_on_acquire the producer cursor moves at the "
+     "commit, so its acquires wait on one stage again and again. TS's "
+     "credit pool is one count per pipeline (print_schedule_list): n "
+     "acquires take n slots and n releases (of other stages) return them, "
+     "so it balances. Per stage the empty barrier completes phases the "
+     "producer's cursor never visits, and the producer's drain then waits "
+     "for a parity whose phase has already passed (docs/Protocols.md, "
+     "Cursors; a parity wait sees only the last completed phase)."),
+    ("kernel", "AR", "R71", "phase overrun", unordered_release, TS_DEFECT,
+     "a task releases stages it never waits on, and nothing orders that "
+     "release after the commit and wait it pairs with. TS's simulators "
+     "count free slots as an unbounded integer (a release adds one, "
+     "print_schedule_list and check_all_interleavings never compare the "
+     "count with num_stages), so a release that runs first only leaves one "
+     "spare credit. An mbarrier keeps one phase bit: that release completes "
+     "the empty barrier's phase before the producer's acquire polls it, and "
+     "the acquire's parity wait then waits for the next phase, which no one "
+     "completes (R71, phase overrun; docs/gpu-runs.md, TS verdicts on the "
+     "GPU: split_release)."),
+]
+
+
+def _rows(table):
+    sides = {"AR": ("accept", "reject"), "RA": ("reject", "accept"),
+             "RR": ("reject", "reject")}
+    for kind, side, rules, needle, when, disposition, reason in table:
+        ts_v, tp_v = sides[side]
+        for rule in (rules if isinstance(rules, tuple) else (rules,)):
+            key = ((kind, ts_v, tp_v, None, rule) if side == "AR"
+                   else (kind, ts_v, tp_v, rule, None))
+            yield dict(key=key, needle=needle, when=when,
+                       disposition=disposition, reason=reason)
+
+
+KNOWN = list(_rows(_TABLE))
 
 
 def _matches(pattern, key, needle):

@@ -235,8 +235,10 @@ def judge(case):
     return {"verdict": "accept", "stage": "manager"}
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """Raised by SIGPROF when TS runs past the per-case CPU-time limit. Not an
+    ``Exception``: TS's checks and ``judge``'s verdict handler must not
+    catch it as a rejection (TS's exhaustive checker can run that long)."""
 
 
 def _alarm(signum, frame):
@@ -311,15 +313,17 @@ def main(argv):
     ptx_dir = None
     if len(argv) > 1 and argv[1] == "--ptx":
         ptx_dir = argv[2]
-    signal.signal(signal.SIGALRM, _alarm)
-    limit = int(os.environ.get("CROSSCHECK_CASE_TIMEOUT", "20"))
+    # The limit is CPU seconds of this process (ITIMER_PROF), not wall time:
+    # a loaded machine must not turn a slow verdict into a timeout.
+    signal.signal(signal.SIGPROF, _alarm)
+    limit = float(os.environ.get("CROSSCHECK_CASE_TIMEOUT", "30"))
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         case = json.loads(line)
         result = {"id": case.get("id")}
-        signal.alarm(limit)
+        signal.setitimer(signal.ITIMER_PROF, limit)
         try:
             if ptx_dir:
                 result["ptx"] = compile_ptx(case, ptx_dir, case.get("arch"))
@@ -333,7 +337,7 @@ def main(argv):
                            "message": str(err)[:600],
                            "where": _ts_frames(err.__traceback__)})
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
         sys.stdout.write(json.dumps(result) + "\n")
         sys.stdout.flush()
     return 0

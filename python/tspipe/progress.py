@@ -57,8 +57,9 @@ class ProgressReport:
         a parity wait see the wrong phase.
       rule: ``"R70"`` (deadlock, credit balance), ``"R71"`` (phase hazards)
         or ``"X8"`` (guarded release with an empty domain); None when ok.
-      kind: ``"deadlock"``, ``"unbalanced"``, ``"phase-overrun"`` or
-        ``"early-arrival"``; None when ok.
+      kind: ``"deadlock"``, ``"unbalanced"``, ``"phase-overrun"``,
+        ``"early-arrival"`` or ``"not-modeled"`` (a bracket nested in an op
+        the checker cannot follow: no verdict); None when ok.
       message: the error text (without the rule tag); None when ok.
       lengths: iterations of each task's domain loop in the counterexample.
       symbols: values of the dynamic domain bounds in the counterexample.

@@ -125,8 +125,8 @@ def test_x8_last_iter_release_with_empty_domain():
     # The wait in the head, the release under last_iter: an empty consumer
     # domain runs no guard and never releases the stage. The kernel verifier
     # rejects it (X8) before the checker runs; the checker's own X8
-    # counterexample is tested on unverified IR in
-    # check-progress-unverified.mlir.
+    # counterexample, for the verified form (a first_iter / last_iter pair),
+    # is in check-progress-invalid.mlir.
     k, ring, consumer, n = two_tasks("x8", 1, "n")
     consumer.wait(ring)
     with consumer.domain_loop(0, n):

@@ -206,6 +206,40 @@ func.func @R49_interleaved_tma_umma_consumer(%n: index) {
 
 // -----
 
+// R54: two warp-lane tasks release the stages of an interleaved TmaAsync
+// ring: each stage gets one arrival from each, and consumer_group = 1 (TS's
+// R54) lets the second arrival complete the next phase early.
+func.func @R54_two_lane_releasers(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(6) {
+    // expected-error @+1 {{[R54] consumer_group gives 1 arrivals per stage, but with consumer_release interleave_stride 2 the 2 warp-lane tasks @watch[2], @drop[2] each release every stage once; set consumer_group = <thread, 2> or release each stage from one task}}
+    tspipe.pipeline @p config(<tma_async, num_stages = 8, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>, interleave_stride = [2]>)
+    tspipe.task @load warps(0, 2) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @watch warps(2, 2) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+    tspipe.task @drop warps(4, 2) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %c0 step %c1 {
+        tspipe.last_iter {
+          tspipe.consumer_release @p
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // X2: on a 2x2 multicast cluster each CTA's empty barrier receives the
 // commits of the 3 CTAs in its row or column, not T = 4 (TS's R49).
 func.func @X2_tma_umma_2d_multicast(%n: index) {

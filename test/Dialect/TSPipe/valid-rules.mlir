@@ -853,3 +853,33 @@ gpu.module @X7_no_nvvm_target {
     gpu.return
   }
 }
+
+// Two warp-lane tasks both consume every stage of the interleaved ring:
+// consumer_group counts their two arrivals per stage.
+// CHECK-LABEL: func.func @R54_two_lane_releasers
+func.func @R54_two_lane_releasers(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(6) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 8, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 2>, interleave_stride = [2]>)
+    tspipe.task @load warps(0, 2) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @watch warps(2, 2) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+    tspipe.task @drop warps(4, 2) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}

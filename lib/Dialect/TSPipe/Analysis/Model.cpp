@@ -219,7 +219,14 @@ TripExpr tripOf(Model &m, TaskInfo &t) {
   Affine ub = parseAffine(loop.getUpperBound());
   Affine lb = parseAffine(loop.getLowerBound());
   bool stepConst = matchPattern(loop.getStep(), m_ConstantInt(&stepC)) &&
-                   stepC.getSExtValue() > 0 && small(stepC.getSExtValue());
+                   stepC.getSExtValue() != 0 && small(stepC.getSExtValue());
+  // A loop counting down (a negative constant step, as TS's range() allows)
+  // runs ceil((start - end) / -step) iterations: the loop counting up from
+  // end to start by -step has the same trip count.
+  if (stepConst && stepC.isNegative()) {
+    std::swap(ub, lb);
+    stepC = -stepC;
+  }
   // Loops with the same bound values share one opaque trip count.
   auto opaqueTrip = [&]() {
     TripExpr o;

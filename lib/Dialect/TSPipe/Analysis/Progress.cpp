@@ -869,13 +869,31 @@ ProgressResult Checker::run() {
       compTasks[c].push_back(m.agents[a].task);
   }
 
-  for (Operation *op : m.unmodeled)
-    result.warnings.push_back(
-        "'" + op->getName().getStringRef().str() + "' inside '" +
-        op->getParentOp()->getName().getStringRef().str() +
-        "' is not modeled (brackets must be direct children of the task, "
-        "its domain loop or a loop guard)");
   std::vector<std::string> blockedNames;
+  if (!m.unmodeled.empty()) {
+    // A bracket the model cannot place (nested in scf.while, scf.if,
+    // scf.execute_region, ...) has no place in any schedule; simulating
+    // without it would report a deadlock that is not there. No verdict.
+    Counterexample cex;
+    cex.kind = FailureKind::NotModeled;
+    cex.rule = "R70";
+    cex.anchor = m.unmodeled.front();
+    Operation *first = m.unmodeled.front();
+    cex.message =
+        "progress not checked: '" + first->getName().getStringRef().str() +
+        "' is nested in '" +
+        first->getParentOp()->getName().getStringRef().str() +
+        "'; the checker (like the lowering) follows pipeline cursors only "
+        "through the task, its domain loop and the loop guards; make every "
+        "bracket a direct child of one of them";
+    for (Operation *op : m.unmodeled)
+      cex.notes.push_back(
+          {op, "not modeled: this bracket is inside '" +
+                   op->getParentOp()->getName().getStringRef().str() + "'"});
+    result.counterexample = std::move(cex);
+    result.graphDot = graphDot(m, blockedNames);
+    return result;
+  }
   for (unsigned comp = 0; comp < m.numComponents && !result.counterexample;
        ++comp) {
     std::vector<int> syms;

@@ -34,6 +34,62 @@ static bool isTmaProducer(PipelineType t) {
 // Arrive counts (R48-R54, X2)
 //===----------------------------------------------------------------------===//
 
+/// Sides whose every stage gets exactly one arrival have size 1: one
+/// tcgen05.commit or one CLC producer per stage (R48, R50), one lane warp
+/// per stage of an interleaved release (R49, R54). `why` says which.
+static LogicalResult verifySizeOne(PipelineOp pipe, StringRef rule,
+                                   StringRef side, int64_t count,
+                                   const Twine &why) {
+  if (count == 1)
+    return success();
+  return pipe.emitOpError() << "[" << rule << "] " << side << "_group gives "
+                            << count << " arrivals per stage, but " << why
+                            << "; set " << side << "_group = <thread, 1>";
+}
+
+/// Warp-lane tasks among `tasks` for a role of stride k > 1: tasks of k
+/// warps, not in domain-lane mode. Each warp of such a task owns one lane,
+/// so every stage gets one arrival (one warp's) from each of them.
+static SmallVector<TaskOp> warpLaneTasks(ArrayRef<TaskOp> tasks, int64_t k) {
+  SmallVector<TaskOp> out;
+  for (TaskOp t : tasks)
+    if (k > 1 && static_cast<int64_t>(t.getNumWarps()) == k &&
+        !isDomainLane(t, k))
+      out.push_back(t);
+  return out;
+}
+
+/// R49, R54: with consumer_release interleave_stride k > 1 each stage is
+/// released by one lane (one warp, or one commit), once. TS requires
+/// consumer_group = 1 whatever the number of releasing tasks; when several
+/// warp-lane tasks release, every stage gets one arrival from each, so the
+/// count is theirs (with 1, the second arrival completes the next phase
+/// early).
+static LogicalResult verifyLaneRelease(PipelineOp pipe, StringRef rule,
+                                       ArrayRef<TaskOp> tasks,
+                                       StringRef releaser) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  int64_t count = cfg.getEmptyArriveCount();
+  SmallVector<TaskOp> lanes = warpLaneTasks(tasks, cfg.getReleaseStride());
+  if (lanes.size() > 1 && lanes.size() == tasks.size()) {
+    int64_t expected = static_cast<int64_t>(lanes.size());
+    if (count == expected)
+      return success();
+    return pipe.emitOpError()
+           << "[" << rule << "] consumer_group gives " << count
+           << " arrivals per stage, but with consumer_release "
+              "interleave_stride "
+           << cfg.getReleaseStride() << " the " << expected
+           << " warp-lane tasks " << taskList(lanes)
+           << " each release every stage once; set consumer_group = "
+              "<thread, "
+           << expected << "> or release each stage from one task";
+  }
+  return verifySizeOne(pipe, rule, "consumer", count,
+                       "with consumer_release interleave_stride " +
+                           Twine(cfg.getReleaseStride()) + " " + releaser);
+}
+
 /// R52: arrive counts of an async-thread side (every thread of the side's
 /// tasks arrives; scale V for the sides that arrive on a CTA pair).
 static LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
@@ -73,7 +129,10 @@ static LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
     }
     return success();
   }
-  int64_t w = closingStride > 1 ? 1
+  // Interleaved: one lane warp per stage from each warp-lane task.
+  int64_t w = closingStride > 1
+                  ? std::max<int64_t>(
+                        1, warpLaneTasks(tasks, closingStride).size())
               : has(signaling, SignalingThreads::TaskWarpLeader)
                   ? static_cast<int64_t>(tasks.size())
                   : sumWarps(tasks);
@@ -155,17 +214,9 @@ static LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe,
   if (tasks.empty())
     return success();
   int64_t count = cfg.getEmptyArriveCount();
-  if (cfg.getReleaseStride() > 1) {
-    if (count == 1)
-      return success();
-    return pipe.emitOpError()
-           << "[R54] consumer_group gives " << count
-           << " arrivals per stage, but with consumer_release "
-              "interleave_stride "
-           << cfg.getReleaseStride()
-           << " one lane warp releases each stage once; set consumer_group "
-              "= <thread, 1>";
-  }
+  if (cfg.getReleaseStride() > 1)
+    return verifyLaneRelease(pipe, "R54", tasks,
+                             "one lane warp releases each stage once");
   int64_t lanesPerWarp = getLaneReleaseArrivalsPerWarp(cfg);
   int64_t w = sumWarps(tasks);
   // Once tspipe-normalize has recorded the release form, only its count is
@@ -232,17 +283,9 @@ static LogicalResult verifyTmaUmmaConsumer(PipelineOp pipe,
   if (tasks.empty())
     return success();
   int64_t count = cfg.getEmptyArriveCount();
-  if (cfg.getReleaseStride() > 1) {
-    if (count == 1)
-      return success();
-    return pipe.emitOpError()
-           << "[R49] consumer_group gives " << count
-           << " arrivals per stage, but with consumer_release "
-              "interleave_stride "
-           << cfg.getReleaseStride()
-           << " one lane releases each stage with one commit; set "
-              "consumer_group = <thread, 1>";
-  }
+  if (cfg.getReleaseStride() > 1)
+    return verifyLaneRelease(pipe, "R49", tasks,
+                             "one lane releases each stage with one commit");
   int64_t pairs = 1;
   if (cfg.getClusterSize() > 1) {
     ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
@@ -261,18 +304,6 @@ static LogicalResult verifyTmaUmmaConsumer(PipelineOp pipe,
          << (leader ? ", one commit per pair (cta_leader)"
                     : ", every CTA of a pair commits")
          << "); set consumer_group = <thread, " << expected << ">";
-}
-
-/// R48 and R50: sides signalled by one tcgen05.commit (or one CLC producer)
-/// per stage have size 1.
-static LogicalResult verifySizeOne(PipelineOp pipe, StringRef rule,
-                                   StringRef side, int64_t count,
-                                   StringRef why) {
-  if (count == 1)
-    return success();
-  return pipe.emitOpError() << "[" << rule << "] " << side << "_group gives "
-                            << count << " arrivals per stage, but " << why
-                            << "; set " << side << "_group = <thread, 1>";
 }
 
 /// R51: every consumer thread of a ClcFetchAsync pipeline arrives on CTA 0's

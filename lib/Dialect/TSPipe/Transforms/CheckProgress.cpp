@@ -44,6 +44,8 @@ const char *kindName(FailureKind k) {
     return "phase-overrun";
   case FailureKind::OverArrival:
     return "early-arrival";
+  case FailureKind::NotModeled:
+    return "not-modeled";
   }
   return "?";
 }

@@ -171,3 +171,185 @@ gpu.module @long_mismatch {
     gpu.return
   }
 }
+
+// -----
+
+// Warp lanes: every warp of @epilogue (4 warps, wait and release stride 4)
+// runs the whole domain loop on its own lane, so each iteration waits on 4
+// stages while @mma fills one. After one iteration each warp waits for a
+// second fill of its stage that never comes. (TS 4.8.1 accepts this kernel:
+// its credit simulators count the lane task once per wait;
+// docs/ProgressChecker.md, Agreement with TS.)
+gpu.module @warp_lane_rate {
+  gpu.func @warp_lane_rate() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{[R70] tasks deadlock with domain lengths @mma = 4, @epilogue = 4}}
+    tspipe.kernel warps(5) {
+      tspipe.pipeline @acc config(<umma_async, num_stages = 4, producer_group = <thread, 1>,
+          consumer_group = <thread, 32>, interleave_stride = [1, 1, 4, 4]>)
+      // expected-note @+4 {{the credit for completion 2 of @acc full barrier, stage 0 is held by @mma}}
+      // expected-note @+3 {{the credit for completion 2 of @acc full barrier, stage 1 is held by @mma}}
+      // expected-note @+2 {{the credit for completion 2 of @acc full barrier, stage 2 is held by @mma}}
+      // expected-note @+1 {{the credit for completion 2 of @acc full barrier, stage 3 is held by @mma}}
+      tspipe.task @mma warps(0, 1) produces [@acc] {
+        tspipe.domain_loop %i = %c0 to %c4 step %c1 {
+          %s = tspipe.producer_acquire @acc
+          tspipe.producer_commit @acc
+        }
+      }
+      tspipe.task @epilogue warps(1, 4) consumes [@acc] {
+        tspipe.domain_loop %i = %c0 to %c4 step %c1 {
+          // expected-note @+4 {{@epilogue.w0 blocks in iteration 1 on @acc full barrier, stage 0, phase 1}}
+          // expected-note @+3 {{@epilogue.w1 blocks in iteration 1 on @acc full barrier, stage 1, phase 1}}
+          // expected-note @+2 {{@epilogue.w2 blocks in iteration 1 on @acc full barrier, stage 2, phase 1}}
+          // expected-note @+1 {{@epilogue.w3 blocks in iteration 1 on @acc full barrier, stage 3, phase 1}}
+          %s = tspipe.consumer_wait @acc
+          tspipe.consumer_release @acc
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A bracket nested in scf.while: the checker cannot place it in a schedule
+// (nor can the lowering carry the cursors through it), so it gives no
+// verdict instead of a deadlock of the schedule without it.
+gpu.module @nested_in_while {
+  gpu.func @nested_in_while(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %true = arith.constant true
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          scf.while : () -> () {
+            scf.condition(%true)
+          } do {
+            // expected-error @+2 {{[R70] progress not checked: 'tspipe.producer_acquire' is nested in 'scf.while'; the checker (like the lowering) follows pipeline cursors only through the task, its domain loop and the loop guards}}
+            // expected-note @+1 {{not modeled: this bracket is inside 'scf.while'}}
+            %s = tspipe.producer_acquire @ring
+            // expected-note @+1 {{not modeled: this bracket is inside 'scf.while'}}
+            tspipe.producer_commit @ring
+            scf.yield
+          }
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same in scf.execute_region (its twin with the brackets as direct
+// children of the domain loop is @with_release of check-progress.mlir).
+gpu.module @nested_in_execute_region {
+  gpu.func @nested_in_execute_region(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          scf.execute_region {
+            // expected-error @+2 {{[R70] progress not checked: 'tspipe.producer_commit' is nested in 'scf.execute_region'}}
+            // expected-note @+1 {{not modeled: this bracket is inside 'scf.execute_region'}}
+            tspipe.producer_commit @ring
+            scf.yield
+          }
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An extra acquire: with advance_on_acquire every acquire takes the next
+// stage, so the second acquire of each iteration holds a stage that no
+// commit fills and no release frees (the kernel verifier accepts the split
+// producer cursor; in the default cursor mode R33 rejects the second
+// acquire first: invalid-brackets.mlir).
+gpu.module @extra_acquire {
+  gpu.func @extra_acquire(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{[R70] credits are unbalanced: 1 acquire(s) of @producer are never released with domain lengths @producer = 1, @consumer = 1}}
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>,
+          consumer_group = <thread, 32>, advance_on_acquire = true>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          // expected-note @+1 {{@producer executes producer_acquire on @ring empty barrier, stage 1 1 time(s); the barrier completes 0 phase(s)}}
+          %t = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X8: the consumer waits under first_iter and releases under last_iter;
+// with an empty domain neither guard runs, the stage the producer filled in
+// its head is never released, and its drain waits forever. (The twin
+// releases in the tail: @tail_release in check-progress.mlir.)
+gpu.module @guarded_pair_empty_domain {
+  gpu.func @guarded_pair_empty_domain(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{[X8] tasks deadlock with domain lengths @producer = 1, @consumer = 0}}
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      // expected-note @+1 {{@producer blocks in the tail on @ring empty barrier, stage 0, phase 0}}
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        %s = tspipe.producer_acquire @ring
+        tspipe.producer_commit @ring
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+        }
+      }
+      // expected-note @+1 {{the credit for completion 1 of @ring empty barrier, stage 0 is held by @consumer: it has released that stage 0 time(s) and has finished}}
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          tspipe.first_iter {
+            %s = tspipe.consumer_wait @ring
+          }
+          tspipe.last_iter {
+            // expected-note @+1 {{[X8] this consumer_release runs only under a loop guard, and @consumer's domain is empty here}}
+            tspipe.consumer_release @ring
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -23,6 +23,7 @@ enum class FailureKind {
   Unbalanced,   ///< all tasks finish, but credits are left over ([R70], [X8])
   PhaseOverrun, ///< a waiter can fall a full phase behind its barrier ([R71])
   OverArrival,  ///< a task can arrive for the next phase early ([R71])
+  NotModeled,   ///< a bracket outside the model: no verdict ([R70])
 };
 
 /// A diagnostic note of a counterexample, attached to `op`.
