@@ -2231,7 +2231,7 @@ gpu.module @bytes_per_warp_too_many {
 
 // -----
 
-// X9: the lowered loop counts with an i32; a static bound beyond it wraps.
+// X11: the lowered loop counts with an i32; a static bound beyond it wraps.
 gpu.module @X9_bound_too_large {
   gpu.func @X9_bound_too_large() kernel {
     %c0 = arith.constant 0 : index
@@ -2239,7 +2239,7 @@ gpu.module @X9_bound_too_large {
     %big = arith.constant 4294967296 : index
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
-        // expected-error @+1 {{'tspipe.domain_loop' op [X9] the upper bound 4294967296 does not fit the i32 trip counter of the lowered loop (range [-2147483648, 2147483647]); split the domain or count in larger steps}}
+        // expected-error @+1 {{'tspipe.domain_loop' op [X11] the upper bound 4294967296 does not fit the i32 trip counter of the lowered loop (range [-2147483648, 2147483647]); split the domain or count in larger steps}}
         tspipe.domain_loop %i = %c0 to %big step %c1 {
         }
       }
@@ -2250,7 +2250,7 @@ gpu.module @X9_bound_too_large {
 
 // -----
 
-// X9: the index after the last iteration (bound + step) must fit as well.
+// X11: the index after the last iteration (bound + step) must fit as well.
 gpu.module @X9_bound_plus_step {
   gpu.func @X9_bound_plus_step() kernel {
     %c0 = arith.constant 0 : index
@@ -2258,7 +2258,7 @@ gpu.module @X9_bound_plus_step {
     %max = arith.constant 2147483647 : index
     tspipe.kernel warps(1) {
       tspipe.task @t warps(0, 1) {
-        // expected-error @+1 {{'tspipe.domain_loop' op [X9] upper bound 2147483647 + step 2 exceeds 2147483647: the i32 trip counter of the lowered loop would wrap before it reaches the bound; keep upper bound + step <= 2147483647}}
+        // expected-error @+1 {{'tspipe.domain_loop' op [X11] upper bound 2147483647 + step 2 exceeds 2147483647: the i32 trip counter of the lowered loop would wrap before it reaches the bound; keep upper bound + step <= 2147483647}}
         tspipe.domain_loop %i = %c0 to %max step %c2 {
         }
       }

@@ -780,7 +780,7 @@ func.func @R9_bytes_per_warp_at_limit() {
   return
 }
 
-// X9: static bounds that fit the i32 trip counter, the last index + step
+// X11: static bounds that fit the i32 trip counter, the last index + step
 // included.
 // CHECK-LABEL: func.func @X9_bounds_fit
 // CHECK:         tspipe.domain_loop

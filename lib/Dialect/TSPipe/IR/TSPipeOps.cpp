@@ -439,10 +439,10 @@ LogicalResult DomainLoopOp::verify() {
   if (matchPattern(getStep(), m_ConstantInt(&step)) && step.isZero())
     return emitOpError("[R17] step must be non-zero; a zero step never "
                        "advances the domain");
-  // X9: the lowering counts the domain with an i32 trip counter (as TS
+  // X11: the lowering counts the domain with an i32 trip counter (as TS
   // does). Static bounds must fit, including the first index past the end
   // (`last_iter` and the loop test compute index + step). Dynamic bounds
-  // are the caller's promise (docs/Rules.md, X9).
+  // are the caller's promise (docs/Rules.md, X11).
   constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   auto bound = [&](Value v) -> std::optional<int64_t> {
@@ -457,12 +457,12 @@ LogicalResult DomainLoopOp::verify() {
                          std::make_pair("upper bound", ub),
                          std::make_pair("step", st)})
     if (v && (*v < kMin || *v > kMax))
-      return emitOpError() << "[X9] the " << name << " " << *v
+      return emitOpError() << "[X11] the " << name << " " << *v
                            << " does not fit the i32 trip counter of the "
                               "lowered loop (range [" << kMin << ", " << kMax
                            << "]); split the domain or count in larger steps";
   if (ub && st && *st > 0 && *ub + *st > kMax)
-    return emitOpError() << "[X9] upper bound " << *ub << " + step " << *st
+    return emitOpError() << "[X11] upper bound " << *ub << " + step " << *st
                          << " exceeds " << kMax
                          << ": the i32 trip counter of the lowered loop "
                             "would wrap before it reaches the bound; keep "
