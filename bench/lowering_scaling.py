@@ -10,9 +10,10 @@ each, one run per size:
 
 * `pipelines N`: one AsyncAsync pipeline of 2 stages per pair of tasks,
   N pipelines spread over 16 producer / consumer task pairs (32 warps);
-  every task lists all N pipelines (produces / consumes) but acquires and
-  commits (or waits and releases) only its N / 16 pipelines, once per
-  iteration of its domain loop. Each producer task drains all N.
+  every consumer task lists all N pipelines but waits and releases only its
+  N / 16, once per iteration of its domain loop; each producer task lists,
+  acquires, commits and drains its own N / 16 (a producer listing a ring
+  another task fills would drain it too, a phase overrun, R71).
 * `stages S`: one AsyncAsync pipeline of S stages, one producer and one
   consumer task.
 
@@ -78,9 +79,12 @@ def pipelines_kernel(n: int) -> str:
     body += [pipeline(p, 2) for p in names]
     for t in range(pairs):
         mine = names[t::pairs]
-        # Every task lists every pipeline (as a TS task may name resources
-        # it does not touch in this loop) but brackets only its own share.
-        body.append(task(f"load{t}", 2 * t, "produces", mine, names))
+        # Every consumer lists every pipeline (as a TS task may name
+        # resources it does not touch in this loop) but brackets only its
+        # own share. A producer lists only its own: it drains every pipeline
+        # it lists at exit, and a second producer draining a ring it never
+        # fills would overrun its phases (R71).
+        body.append(task(f"load{t}", 2 * t, "produces", mine, mine))
         body.append(task(f"use{t}", 2 * t + 1, "consumes", mine, names))
     body.append(FOOTER)
     return "".join(body)
@@ -92,13 +96,16 @@ def stages_kernel(s: int) -> str:
                     task("use", 1, "consumes", ["ring"], ["ring"]), FOOTER])
 
 
-def time_one(tspipe_opt: str, text: str, workdir: Path) -> tuple[float, float]:
+def time_one(tspipe_opt: str, text: str, workdir: Path,
+             check_progress: bool = True) -> tuple[float, float]:
     """CPU seconds (user + system) of one tspipe-opt run, and its peak
     resident memory in MB. CPU time, not wall time: it does not depend on
     how busy the machine is."""
     src = workdir / "kernel.mlir"
     src.write_text(text)
-    cmd = [tspipe_opt, str(src), "--tspipe-to-nvvm",
+    lowering = ("--tspipe-to-nvvm" if check_progress
+                else "--tspipe-to-nvvm=check-progress=false")
+    cmd = [tspipe_opt, str(src), lowering,
            "--gpu-module-to-binary=format=isa", "-o", os.devnull]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     # Each run in its own child so that ru_maxrss is this run's peak.
@@ -137,6 +144,9 @@ def main() -> int:
     ap.add_argument("--pipelines", default="100,400,1000", type=sizes)
     ap.add_argument("--stages", default="256,1024,2048", type=sizes)
     ap.add_argument("--md", help="write the table to this markdown file")
+    ap.add_argument("--no-check-progress", action="store_true",
+                    help="lower with tspipe-to-nvvm{check-progress=false} "
+                         "(the lowering alone, without the progress checker)")
     args = ap.parse_args()
     tool = find_tspipe_opt(args.tspipe_opt)
 
@@ -147,7 +157,8 @@ def main() -> int:
                                      ("stages", args.stages, stages_kernel)):
             base = None
             for v in values:
-                seconds, peak = time_one(tool, make(v), Path(tmp))
+                seconds, peak = time_one(tool, make(v), Path(tmp),
+                                         not args.no_check_progress)
                 base = base or seconds
                 rows.append((family, v, seconds, seconds / base, peak))
                 print(f"{family:9} {v:6}  {seconds:8.3f} s  "

@@ -27,6 +27,17 @@ namespace mlir::tspipe {
 /// for `gpu-module-to-binary`.
 void registerTSPipeToNVVMPipeline();
 
+/// Sets the NVPTX backend options tspipe's lowering relies on: 32-bit
+/// shared memory pointers (`nvptx-short-ptr`) and no
+/// `separate-const-offset-from-gep` (see Pipeline.cpp). They are LLVM
+/// command-line options, read when gpu-module-to-binary builds its target
+/// machine and codegen pipeline, so they hold for the whole process: LLVM
+/// 22 has no per-module or per-target-attribute switch for either (the
+/// pointer width is part of the NVPTX data layout the target machine
+/// derives from the option). `convert-tspipe-to-nvvm` and the
+/// `tspipe-to-nvvm` pipeline both call it.
+void configureNVPTXBackend();
+
 } // namespace mlir::tspipe
 
 #endif // TSPIPE_CONVERSION_PASSES_H

@@ -31,7 +31,14 @@ def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm"> {
     * the producer drain after each producing task.
 
     With `debug-hang-timeout` set, every blocking wait gives up after that
-    many polls and traps after printing the task, pipeline, stage and phase.
+    many polls and traps after printing the task, pipeline, stage and phase;
+    a negative value is an error.
+
+    The pass also sets the NVPTX backend options the lowered code relies
+    on, for the rest of the process (they are LLVM command-line options, not
+    per-module settings): 32-bit shared memory pointers (`nvptx-short-ptr`)
+    and no `separate-const-offset-from-gep` (it makes code generation
+    quadratic in the brackets of a loop body).
 
     The gpu.func keeps its signature; `tspipe.smem_bytes` and
     `tspipe.block_threads` attributes on it give the launch parameters.
@@ -47,7 +54,7 @@ def ConvertTSPipeToNVVM : Pass<"convert-tspipe-to-nvvm"> {
     Option<"debugHangTimeout", "debug-hang-timeout", "int64_t",
            /*default=*/"0",
            "if > 0, blocking waits trap after this many failed polls and "
-           "report task, pipeline, stage and phase">
+           "report task, pipeline, stage and phase (0: off; < 0: error)">
   ];
 }
 

@@ -10,26 +10,45 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
 namespace {
-/// Makes the NVPTX backend use 32-bit pointers for shared (and const,
-/// local) memory, as TS's kernels do: barrier and buffer addresses then
-/// live in 32-bit registers and the mbarrier / TMA instructions take
-/// them directly, instead of 64-bit addresses and conversions around every
-/// barrier operation. The backend reads the LLVM option `nvptx-short-ptr`
-/// when gpu-module-to-binary creates its target machine; nothing happens
-/// when the NVPTX backend is not linked in.
-void useShortSharedPointers() {
+/// Sets the boolean LLVM option `name` when it is registered (it is not when
+/// the NVPTX backend is not linked in).
+void setLLVMFlag(StringRef name) {
   auto options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("nvptx-short-ptr");
+  auto it = options.find(name);
   if (it == options.end())
     return;
   if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
     flag->setValue(true);
+}
+
+/// Canonicalization patterns the tspipe pipeline leaves out, under both
+/// spellings compilers give an anonymous namespace in a pattern's debug
+/// name. MLIR's RegionBranchOpInterface pattern that looks for duplicate
+/// loop-carried values compares every pair of them, every time the greedy
+/// driver visits the loop: quadratic in the cursors a domain loop carries
+/// (1000 pipelines: 80 % of the canonicalizer's time). The lowering never
+/// carries one cursor twice, so the pattern has nothing to find.
+const char *const kSkippedPatterns[] = {
+    "{anonymous}::RemoveDuplicateSuccessorInputUses",
+    "(anonymous namespace)::RemoveDuplicateSuccessorInputUses",
+};
+
+/// The canonicalizer with its default options (top-down, normal region
+/// simplification), less kSkippedPatterns.
+std::unique_ptr<Pass> createCanonicalizer() {
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(true).setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Normal);
+  SmallVector<std::string> disabled(std::begin(kSkippedPatterns),
+                                    std::end(kSkippedPatterns));
+  return createCanonicalizerPass(config, disabled);
 }
 
 struct TSPipeToNVVMPipelineOptions
@@ -45,13 +64,30 @@ struct TSPipeToNVVMPipelineOptions
 };
 } // namespace
 
+void mlir::tspipe::configureNVPTXBackend() {
+  // 32-bit shared (and const, local) pointers, as TS's kernels use: barrier
+  // and buffer addresses live in 32-bit registers and the mbarrier / TMA
+  // instructions take them directly, instead of 64-bit addresses and
+  // conversions around every barrier operation.
+  setLLVMFlag("nvptx-short-ptr");
+  // SeparateConstOffsetFromGEP rewrites every barrier address
+  // `smem + offset + 8 * index` into one GEP from the shared memory base
+  // and a constant one; straight-line strength reduction, which runs right
+  // after it, then holds all of them in one bucket and compares each with
+  // every earlier one (quadratic in the brackets of a loop body: 1000
+  // pipelines spent 60 % of code generation there). Kept whole, the
+  // addresses are PTX of the same length or shorter (the offset is added
+  // once per pipeline rather than once per barrier access).
+  setLLVMFlag("disable-separate-const-offset-from-gep");
+}
+
 void mlir::tspipe::registerTSPipeToNVVMPipeline() {
   PassPipelineRegistration<TSPipeToNVVMPipelineOptions>(
       "tspipe-to-nvvm",
       "Lower tspipe kernels in gpu.modules to LLVM + NVVM, ready for "
       "gpu-module-to-binary",
       [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
-        useShortSharedPointers();
+        tspipe::configureNVPTXBackend();
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
         pm.addPass(tspipe::createTSPipeNormalize());
@@ -65,12 +101,12 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
         convOpts.debugHangTimeout = options.debugHangTimeout;
         pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
         OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
-        gpuPm.addPass(createCanonicalizerPass());
+        gpuPm.addPass(createCanonicalizer());
         gpuPm.addPass(createCSEPass());
         gpuPm.addPass(createSCFToControlFlowPass());
         gpuPm.addPass(createConvertGpuOpsToNVVMOps());
         gpuPm.addPass(createConvertNVVMToLLVMPass());
-        gpuPm.addPass(createCanonicalizerPass());
+        gpuPm.addPass(createCanonicalizer());
         gpuPm.addPass(createCSEPass());
         pm.addPass(createReconcileUnrealizedCastsPass());
       });

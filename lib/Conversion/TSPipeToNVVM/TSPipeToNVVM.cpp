@@ -518,6 +518,17 @@ struct ConvertTSPipeToNVVM
     : public tspipe::impl::ConvertTSPipeToNVVMBase<ConvertTSPipeToNVVM> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *context) override {
+    int64_t timeout = debugHangTimeout;
+    if (timeout < 0)
+      return emitError(UnknownLoc::get(context))
+             << "convert-tspipe-to-nvvm: debug-hang-timeout = " << timeout
+             << " must be >= 0 (0: blocking waits never give up; N > 0: "
+                "trap after N failed polls)";
+    configureNVPTXBackend();
+    return success();
+  }
+
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });

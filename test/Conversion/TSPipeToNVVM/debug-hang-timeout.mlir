@@ -1,4 +1,10 @@
 // RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=1000" --canonicalize | FileCheck %s
+// RUN: not tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm="debug-hang-timeout=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not tspipe-opt %s --tspipe-to-nvvm="debug-hang-timeout=-5" 2>&1 | FileCheck %s --check-prefix=NEGATIVE5
+
+// A negative timeout is an error, not "off" (0 is off).
+// NEGATIVE: error: convert-tspipe-to-nvvm: debug-hang-timeout = -1 must be >= 0 (0: blocking waits never give up; N > 0: trap after N failed polls)
+// NEGATIVE5: error: convert-tspipe-to-nvvm: debug-hang-timeout = -5 must be >= 0
 
 // With a hang timeout every blocking wait becomes a bounded polling loop that
 // reports (lane 0 of each warp) the task, pipeline, barrier, stage and

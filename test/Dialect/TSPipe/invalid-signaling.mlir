@@ -417,13 +417,14 @@ func.func @X4_all_thread_release_on_cluster(%n: index) {
 
 // -----
 
-// R56: a declared byte count whose product overflows is reported, not
-// wrapped around.
+// A declared byte count that could overflow the R56 product is out of
+// range already: one warp's bytes are bounded by the mbarrier transaction
+// count (R9).
 func.func @R56_bytes_per_warp_overflow(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tspipe.kernel warps(3) {
-    // expected-error @+1 {{[R56] num_bytes_per_warp_per_cta 9223372036854775807 x 1 x 2 producer warps overflows, so it cannot equal num_bytes = 4096}}
+    // expected-error @+1 {{[R9] num_bytes_per_warp_per_cta = 9223372036854775807 exceeds the mbarrier transaction count limit of 1048575 bytes per phase}}
     tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 4096, producer_group = <thread, 1>, consumer_group = <thread, 1>, producer_signaling = task_warp_leader, num_bytes_per_warp_per_cta = 9223372036854775807>)
     tspipe.task @load warps(0, 2) produces [@p] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {

@@ -65,3 +65,29 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_90a", features = "+ptx
     gpu.return
   }
 }
+
+// -----
+
+// X10: the gpu.func becomes a PTX .entry; a name that is no PTX identifier
+// used to stop LLVM's NVPTX backend with a fatal error.
+gpu.module @X10_entry_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @"tile-loader.v2"() kernel {
+    // expected-error @+1 {{[X10] the enclosing gpu.func '@"tile-loader.v2"' becomes a PTX .entry, but its name is not a PTX identifier (a letter, or _ $ % and one more character, followed by letters, digits, _ or $); rename the function}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X10 holds without targets as well (the chip is chosen later, the name
+// is not): a lone underscore is no PTX identifier.
+gpu.module @X10_lone_underscore {
+  gpu.func @_() kernel {
+    // expected-error @+1 {{[X10] the enclosing gpu.func '@"_"' becomes a PTX .entry}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}

@@ -927,7 +927,7 @@ gpu.module @kernel_body_nested_kernel {
 // A CTA has at most 32 warps.
 gpu.module @kernel_too_many_warps {
   gpu.func @kernel_too_many_warps() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op [X9] num_warps = 33 exceeds the 32 warps (1024 threads) of a CTA}}
+    // expected-error @+1 {{'tspipe.kernel' op [R18] warps(33) must be in [1, 32]: a CTA has at most 32 warps (1024 threads)}}
     tspipe.kernel warps(33) {
     }
     gpu.return
@@ -940,7 +940,7 @@ gpu.module @kernel_too_many_warps {
 // pass the 1024-thread check).
 gpu.module @kernel_warp_count_overflow {
   gpu.func @kernel_warp_count_overflow() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op [X9] num_warps = 576460752303423489 exceeds the 32 warps (1024 threads) of a CTA}}
+    // expected-error @+1 {{'tspipe.kernel' op [R18] warps(576460752303423489) must be in [1, 32]}}
     tspipe.kernel warps(576460752303423489) {
     }
     gpu.return
@@ -952,7 +952,7 @@ gpu.module @kernel_warp_count_overflow {
 // A kernel has at least one warp.
 gpu.module @kernel_zero_warps {
   gpu.func @kernel_zero_warps() kernel {
-    // expected-error @+1 {{'tspipe.kernel' op attribute 'num_warps' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+    // expected-error @+1 {{'tspipe.kernel' op [R18] warps(0) must be in [1, 32]: a CTA has at most 32 warps (1024 threads); give the CTA's warp count}}
     tspipe.kernel warps(0) {
     }
     gpu.return
@@ -1052,7 +1052,7 @@ gpu.module @task_zero_warps {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     tspipe.kernel warps(4) {
-      // expected-error @+1 {{'tspipe.task' op attribute 'num_warps' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+      // expected-error @+1 {{'tspipe.task' op [R18] warps(0, 0) must name warps [first, first + count) with first >= 0 and count >= 1; give the task's first warp and its warp count}}
       tspipe.task @t warps(0, 0) {
         tspipe.domain_loop %i = %c0 to %c1 step %c1 {
         }
@@ -1179,7 +1179,7 @@ gpu.module @smem_bytes_unaligned_stage {
 gpu.module @smem_bytes_zero {
   gpu.func @smem_bytes_zero() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'tspipe.pipeline' op attribute 'smem_bytes' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+      // expected-error @+1 {{'tspipe.pipeline' op [R43] smem_bytes(0) must be positive (bytes of the pipeline's data buffer, all stages); drop smem_bytes for a pipeline without a buffer}}
       tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(0)
     }
     gpu.return
@@ -1188,11 +1188,11 @@ gpu.module @smem_bytes_zero {
 
 // -----
 
-// tmem_columns is positive.
+// tmem_columns is a tcgen05.alloc column count.
 gpu.module @tmem_columns_negative {
   gpu.func @tmem_columns_negative() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'tspipe.pipeline' op attribute 'tmem_columns' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+      // expected-error @+1 {{'tspipe.pipeline' op [R44] tmem_columns(-32) must be a power of two in [32, 512] (tcgen05.alloc column counts); use 32, 64, 128, 256 or 512}}
       tspipe.pipeline @p config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(-32)
     }
     gpu.return
@@ -2137,6 +2137,129 @@ gpu.module @R52_domain_lane_count {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A task's first warp is not negative.
+gpu.module @task_negative_warp {
+  gpu.func @task_negative_warp() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      // expected-error @+1 {{'tspipe.task' op [R18] warps(-1, 1) must name warps [first, first + count) with first >= 0 and count >= 1}}
+      tspipe.task @t warps(-1, 1) {
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R44: 48 columns is no tcgen05.alloc count (a power of two in [32, 512]).
+gpu.module @tmem_columns_not_pow2 {
+  gpu.func @tmem_columns_not_pow2() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{'tspipe.pipeline' op [R44] tmem_columns(48) must be a power of two in [32, 512] (tcgen05.alloc column counts)}}
+      tspipe.pipeline @p config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(48)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R44: one pipeline cannot reserve more than the 512 columns of an SM.
+gpu.module @tmem_columns_too_many {
+  gpu.func @tmem_columns_too_many() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{'tspipe.pipeline' op [R44] tmem_columns(1024) must be a power of two in [32, 512]}}
+      tspipe.pipeline @p config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(1024)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R44: below the 32-column minimum of tcgen05.alloc.
+gpu.module @tmem_columns_too_few {
+  gpu.func @tmem_columns_too_few() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{'tspipe.pipeline' op [R44] tmem_columns(16) must be a power of two in [32, 512]}}
+      tspipe.pipeline @p config(<tma_umma, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, num_bytes = 1024>) tmem_columns(16)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R44: tensor-memory columns on a type whose stages are not in tensor
+// memory would be dropped without a word; they are rejected.
+gpu.module @tmem_columns_wrong_type {
+  gpu.func @tmem_columns_wrong_type() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{'tspipe.pipeline' op [R44] tmem_columns(128) on a async_async pipeline, whose stages do not live in tensor memory; only tma_umma, umma_async, async_umma and umma_umma pipelines reserve columns: drop tmem_columns}}
+      tspipe.pipeline @p config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) tmem_columns(128)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// R9: one warp's bytes land on a full barrier, whose transaction count
+// holds at most 2^20 - 1.
+gpu.module @bytes_per_warp_too_many {
+  gpu.func @bytes_per_warp_too_many() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{[R9] num_bytes_per_warp_per_cta = 1048576 exceeds the mbarrier transaction count limit of 1048575 bytes per phase; split the stage into smaller ones}}
+      tspipe.pipeline @p config(<tma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, num_bytes = 1024, num_bytes_per_warp_per_cta = 1048576>)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X11: the lowered loop counts with an i32; a static bound beyond it wraps.
+gpu.module @X9_bound_too_large {
+  gpu.func @X9_bound_too_large() kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4294967296 : index
+    tspipe.kernel warps(1) {
+      tspipe.task @t warps(0, 1) {
+        // expected-error @+1 {{'tspipe.domain_loop' op [X11] the upper bound 4294967296 does not fit the i32 trip counter of the lowered loop (range [-2147483648, 2147483647]); split the domain or count in larger steps}}
+        tspipe.domain_loop %i = %c0 to %big step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X11: the index after the last iteration (bound + step) must fit as well.
+gpu.module @X9_bound_plus_step {
+  gpu.func @X9_bound_plus_step() kernel {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %max = arith.constant 2147483647 : index
+    tspipe.kernel warps(1) {
+      tspipe.task @t warps(0, 1) {
+        // expected-error @+1 {{'tspipe.domain_loop' op [X11] upper bound 2147483647 + step 2 exceeds 2147483647: the i32 trip counter of the lowered loop would wrap before it reaches the bound; keep upper bound + step <= 2147483647}}
+        tspipe.domain_loop %i = %c0 to %max step %c2 {
         }
       }
     }

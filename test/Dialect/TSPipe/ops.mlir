@@ -299,7 +299,7 @@ gpu.func @strides_and_advance() kernel {
 // CHECK:       tspipe.pipeline @m_only config(<tma_umma, num_stages = 4, num_bytes = 16384, producer_group = <thread, 1>, consumer_group = <thread, 1>, cta_layout_vmnk = [2, 2, 1, 1], mcast_mode_mn = [1, 0]>) smem_bytes(65536)
 // CHECK:       tspipe.pipeline @n_only config(<tma_async, num_stages = 2, num_bytes = 4096, producer_group = <thread, 1>, consumer_group = <thread, 8>, cta_layout_vmnk = [1, 4, 1, 1], num_bytes_per_warp_per_cta = 1024, mcast_mode_mn = [0, 1]>)
 // CHECK:       tspipe.pipeline @both config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>, cta_layout_vmnk = [2, 1, 2, 1]>) tmem_columns(256)
-// CHECK:       tspipe.pipeline @l_mode config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>, cta_layout_vmnk = [1, 1, 1, 4]>) smem_bytes(1024) tmem_columns(32)
+// CHECK:       tspipe.pipeline @l_mode config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>, cta_layout_vmnk = [1, 1, 1, 4]>) smem_bytes(1024){{$}}
 // CHECK-NOT:   num_bytes = 0
 gpu.func @cluster_fields() kernel {
   tspipe.kernel warps(6) cluster([2, 2, 1]) {
@@ -317,7 +317,7 @@ gpu.func @cluster_fields() kernel {
         tmem_columns(256)
     tspipe.pipeline @l_mode config(<async_async, num_stages = 2, num_bytes = 0,
         producer_group = <thread, 32>, consumer_group = <thread, 32>,
-        cta_layout_vmnk = [1, 1, 1, 4]>) smem_bytes(1024) tmem_columns(32)
+        cta_layout_vmnk = [1, 1, 1, 4]>) smem_bytes(1024)
   }
   gpu.return
 }

@@ -743,11 +743,56 @@ func.func @R42_register_file_exceeded(%n: index) {
 }
 
 // CHECK-LABEL: func.func @R44_tmem_columns_exceeded
-// CHECK:         tmem_columns(448)
+// CHECK:         tmem_columns(256)
+// CHECK:         tmem_columns(256)
 func.func @R44_tmem_columns_exceeded() {
   tspipe.kernel warps(1) {
-    tspipe.pipeline @acc config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(448)
-    tspipe.pipeline @aux config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(64)
+    tspipe.pipeline @acc config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(256)
+    tspipe.pipeline @aux config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(256)
+  }
+  return
+}
+
+// Valid twins of the per-pipeline R44 checks (invalid.mlir): every
+// tcgen05.alloc count from 32 to 512 on each tcgen05 type.
+// CHECK-LABEL: func.func @R44_tmem_columns_counts
+// CHECK:         tmem_columns(32)
+// CHECK:         tmem_columns(64)
+// CHECK:         tmem_columns(128)
+// CHECK:         tmem_columns(256)
+func.func @R44_tmem_columns_counts() {
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @a config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 128>>) tmem_columns(32)
+    tspipe.pipeline @b config(<tma_umma, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, num_bytes = 1024>) tmem_columns(64)
+    tspipe.pipeline @c config(<async_umma, num_stages = 2, producer_group = <thread, 128>, consumer_group = <thread, 1>>) tmem_columns(128)
+    tspipe.pipeline @d config(<umma_umma, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>>) tmem_columns(256)
+  }
+  return
+}
+
+// R9: num_bytes_per_warp_per_cta at the transaction count limit.
+// CHECK-LABEL: func.func @R9_bytes_per_warp_at_limit
+// CHECK:         num_bytes_per_warp_per_cta = 1048560
+func.func @R9_bytes_per_warp_at_limit() {
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, num_bytes = 1048560, num_bytes_per_warp_per_cta = 1048560>)
+  }
+  return
+}
+
+// X11: static bounds that fit the i32 trip counter, the last index + step
+// included.
+// CHECK-LABEL: func.func @X9_bounds_fit
+// CHECK:         tspipe.domain_loop
+func.func @X9_bounds_fit() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ub = arith.constant 2147483646 : index
+  tspipe.kernel warps(1) {
+    tspipe.task @t warps(0, 1) {
+      tspipe.domain_loop %i = %c0 to %ub step %c1 {
+      }
+    }
   }
   return
 }
@@ -882,4 +927,22 @@ func.func @R54_two_lane_releasers(%n: index) {
     }
   }
   return
+}
+
+// X10: PTX identifiers as kernel names: letters, digits, _ and $, or a
+// leading _ / $ / % with one more character.
+// CHECK-LABEL: gpu.module @X10_entry_name
+// CHECK:         gpu.func @tile_loader$v2
+// CHECK:         gpu.func @_k
+gpu.module @X10_entry_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @tile_loader$v2() kernel {
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+  gpu.func @_k() kernel {
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
 }

@@ -14,6 +14,8 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tspipe;
 using namespace mlir::tspipe::progress::detail;
@@ -68,13 +70,19 @@ int64_t PipeInfo::strideOf(StepRole r) const {
 
 void Model::decode(unsigned b, unsigned &pipe, bool &full,
                    int64_t &stage) const {
-  for (unsigned p = 0; p < pipes.size(); ++p) {
-    unsigned base = pipes[p].barrierBase;
-    int64_t s = pipes[p].stages;
-    if (b < base + 2 * s) {
-      pipe = p;
-      full = b < base + s;
-      stage = full ? b - base : b - base - s;
+  // Barrier ranges are laid out in pipeline order (barrierBase ascending):
+  // the owner is the last pipeline whose range starts at or before `b`
+  // (a binary search; the simulation decodes every event it replays).
+  auto it = std::upper_bound(
+      pipes.begin(), pipes.end(), b,
+      [](unsigned v, const PipeInfo &p) { return v < p.barrierBase; });
+  if (it != pipes.begin()) {
+    const PipeInfo &info = *std::prev(it);
+    int64_t s = info.stages;
+    if (b < info.barrierBase + 2 * s) {
+      pipe = static_cast<unsigned>(std::distance(pipes.begin(), it) - 1);
+      full = b < info.barrierBase + s;
+      stage = full ? b - info.barrierBase : b - info.barrierBase - s;
       return;
     }
   }

@@ -224,6 +224,14 @@ LogicalResult PipelineConfigAttr::verify(
     return emitError() << "[R9] num_bytes_per_warp_per_cta must be greater "
                           "than 0, got "
                        << *numBytesPerWarpPerCta;
+  // One warp's bytes land on the same full barrier as num_bytes: the same
+  // mbarrier transaction count limit bounds them.
+  if (numBytesPerWarpPerCta && *numBytesPerWarpPerCta > kMaxTxCount)
+    return emitError() << "[R9] num_bytes_per_warp_per_cta = "
+                       << *numBytesPerWarpPerCta
+                       << " exceeds the mbarrier transaction count limit of "
+                       << kMaxTxCount
+                       << " bytes per phase; split the stage into smaller ones";
 
   // R8 for groups built in C++ without their own verifier run.
   for (auto [name, group] : {std::make_pair("producer_group", producerGroup),

@@ -13,6 +13,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tspipe;
 
@@ -21,21 +23,26 @@ using namespace mlir::tspipe;
 //===----------------------------------------------------------------------===//
 
 PipelineOp mlir::tspipe::lookupPipeline(Operation *from,
-                                        FlatSymbolRefAttr name) {
+                                        FlatSymbolRefAttr name,
+                                        SymbolTableCollection *tables) {
   auto kernel = from->getParentOfType<KernelOp>();
   if (!kernel || !name)
     return {};
+  if (tables)
+    return dyn_cast_or_null<PipelineOp>(
+        tables->lookupSymbolIn(kernel, name.getAttr()));
   return dyn_cast_or_null<PipelineOp>(
       SymbolTable::lookupSymbolIn(kernel, name.getAttr()));
 }
 
 LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
                                                 FlatSymbolRefAttr name,
-                                                bool producerSide) {
+                                                bool producerSide,
+                                                SymbolTableCollection *tables) {
   auto task = op->getParentOfType<TaskOp>();
   if (!task)
     return op->emitOpError("[R22] must be nested in a tspipe.task");
-  if (!lookupPipeline(op, name))
+  if (!lookupPipeline(op, name, tables))
     return op->emitOpError() << "[R27] '" << name
                              << "' does not name a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
@@ -84,9 +91,12 @@ LogicalResult KernelOp::verify() {
                          "GPU function holds at most one (both would own "
                          "the CTA's warps and dynamic shared memory)");
   // Compare the warp count itself: 32 * num_warps overflows for huge values.
-  if (getNumWarps() > 32)
-    return emitOpError() << "[X9] num_warps = " << getNumWarps()
-                         << " exceeds the 32 warps (1024 threads) of a CTA";
+  // (Read signed: the I64Attr getter returns uint64_t.)
+  int64_t warps = getNumWarpsAttr().getInt();
+  if (warps < 1 || warps > 32)
+    return emitOpError() << "[R18] warps(" << warps
+                         << ") must be in [1, 32]: a CTA has at most 32 warps "
+                            "(1024 threads); give the CTA's warp count";
   if (auto shape = getClusterShape()) {
     if (shape->size() != 3)
       return emitOpError() << "[X9] cluster shape must have 3 extents (x, y, z), "
@@ -214,6 +224,34 @@ LogicalResult KernelOp::verifyRegions() {
 // PipelineOp
 //===----------------------------------------------------------------------===//
 
+/// R44: `tmem_columns` is a `tcgen05.alloc` column count (PTX ISA,
+/// tcgen05.alloc: a power of two in [32, 512]) and only a tcgen05 pipeline
+/// type, whose stages live in tensor memory, may reserve columns.
+LogicalResult PipelineOp::verifyTmemColumns() {
+  IntegerAttr attr = getTmemColumnsAttr();
+  if (!attr)
+    return success();
+  int64_t columns = attr.getInt();
+  PipelineType type = getConfig().getPipelineType();
+  bool tcgen05 = type == PipelineType::TmaUmma ||
+                 type == PipelineType::UmmaAsync ||
+                 type == PipelineType::AsyncUmma ||
+                 type == PipelineType::UmmaUmma;
+  if (!tcgen05)
+    return emitOpError() << "[R44] tmem_columns(" << columns
+                         << ") on a " << stringifyPipelineType(type)
+                         << " pipeline, whose stages do not live in tensor "
+                            "memory; only tma_umma, umma_async, async_umma "
+                            "and umma_umma pipelines reserve columns: drop "
+                            "tmem_columns";
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))
+    return emitOpError() << "[R44] tmem_columns(" << columns
+                         << ") must be a power of two in [32, 512] "
+                            "(tcgen05.alloc column counts); use 32, 64, 128, "
+                            "256 or 512";
+  return success();
+}
+
 LogicalResult PipelineOp::verify() {
   PipelineConfigAttr cfg = getConfig();
   // R58-R60: which pipeline types and sides may be interleaved.
@@ -249,6 +287,13 @@ LogicalResult PipelineOp::verify() {
                            << "; write interleave_stride = [acquire, commit, "
                               "1, 1]";
   }
+  if (IntegerAttr bytes = getSmemBytesAttr(); bytes && bytes.getInt() < 1)
+    return emitOpError() << "[R43] smem_bytes(" << bytes.getInt()
+                         << ") must be positive (bytes of the pipeline's "
+                            "data buffer, all stages); drop smem_bytes for a "
+                            "pipeline without a buffer";
+  if (failed(verifyTmemColumns()))
+    return failure();
   if (auto bytes = getSmemBytes()) {
     if (*bytes % cfg.getNumStages() != 0)
       return emitOpError() << "[X9] smem_bytes = " << *bytes
@@ -294,6 +339,13 @@ DomainLoopOp TaskOp::getDomainLoop() {
 LogicalResult TaskOp::verify() {
   // The generated getters of I64Attr return uint64_t; read the attributes as
   // signed so that negative values are caught (and printed) as such.
+  int64_t first = getWarpIdxAttr().getInt();
+  int64_t count = getNumWarpsAttr().getInt();
+  if (first < 0 || count < 1)
+    return emitOpError() << "[R18] warps(" << first << ", " << count
+                         << ") must name warps [first, first + count) with "
+                            "first >= 0 and count >= 1; give the task's "
+                            "first warp and its warp count";
   if (IntegerAttr cta = getRunOnlyOnCtaIdAttr(); cta && cta.getInt() < 0)
     return emitOpError() << "[R18] run_only_on_cta_id must be >= 0, got "
                          << cta.getInt() << "; give the rank of a CTA in "
@@ -315,6 +367,17 @@ LogicalResult TaskOp::verify() {
                          << (loops == 0
                                  ? "; add one (its body may be empty)"
                                  : "; merge the loops into one");
+  // The kernel's pipeline names, gathered once: a task may list every
+  // pipeline of the kernel, and a lookup per entry would make verification
+  // quadratic in the number of pipelines.
+  std::optional<llvm::StringSet<>> pipelines;
+  auto kernelPipelines = [&] {
+    llvm::StringSet<> names;
+    if (auto kernel = (*this)->getParentOfType<KernelOp>())
+      for (auto pipe : kernel.getBody().getOps<PipelineOp>())
+        names.insert(pipe.getSymName());
+    return names;
+  };
   for (auto [what, list] : {std::make_pair("produces", getProducesAttr()),
                             std::make_pair("consumes", getConsumesAttr())}) {
     if (!list)
@@ -322,7 +385,9 @@ LogicalResult TaskOp::verify() {
     llvm::StringSet<> seen;
     for (Attribute a : list) {
       auto ref = cast<FlatSymbolRefAttr>(a);
-      if (!lookupPipeline(*this, ref))
+      if (!pipelines)
+        pipelines = kernelPipelines();
+      if (!pipelines->contains(ref.getValue()))
         return emitOpError() << "[X9] " << what << " names '" << ref
                              << "', which is not a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
@@ -376,6 +441,35 @@ LogicalResult DomainLoopOp::verify() {
   if (matchPattern(getStep(), m_ConstantInt(&step)) && step.isZero())
     return emitOpError("[R17] step must be non-zero; a zero step never "
                        "advances the domain");
+  // X11: the lowering counts the domain with an i32 trip counter (as TS
+  // does). Static bounds must fit, including the first index past the end
+  // (`last_iter` and the loop test compute index + step). Dynamic bounds
+  // are the caller's promise (docs/Rules.md, X11).
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  auto bound = [&](Value v) -> std::optional<int64_t> {
+    APInt c;
+    if (!matchPattern(v, m_ConstantInt(&c)) || c.getSignificantBits() > 64)
+      return std::nullopt;
+    return c.getSExtValue();
+  };
+  std::optional<int64_t> lb = bound(getLowerBound()),
+                         ub = bound(getUpperBound()), st = bound(getStep());
+  for (auto [name, v] : {std::make_pair("lower bound", lb),
+                         std::make_pair("upper bound", ub),
+                         std::make_pair("step", st)})
+    if (v && (*v < kMin || *v > kMax))
+      return emitOpError() << "[X11] the " << name << " " << *v
+                           << " does not fit the i32 trip counter of the "
+                              "lowered loop (range [" << kMin << ", " << kMax
+                           << "]); split the domain or count in larger steps";
+  if (ub && st && *st > 0 && *ub + *st > kMax)
+    return emitOpError() << "[X11] upper bound " << *ub << " + step " << *st
+                         << " exceeds " << kMax
+                         << ": the i32 trip counter of the lowered loop "
+                            "would wrap before it reaches the bound; keep "
+                            "upper bound + step <= "
+                         << kMax;
   return success();
 }
 

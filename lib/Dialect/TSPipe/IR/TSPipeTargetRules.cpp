@@ -85,7 +85,40 @@ unsigned smNumber(StringRef chip) {
 
 } // namespace
 
+/// PTX ISA 4.4 (Identifiers): a letter followed by letters, digits, `_` or
+/// `$`; or `_`, `$` or `%` followed by at least one of them.
+static bool isPtxIdentifier(StringRef name) {
+  auto follow = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (name.empty() || !llvm::all_of(name.drop_front(), follow))
+    return false;
+  if (llvm::isAlpha(name.front()))
+    return true;
+  return (name.front() == '_' || name.front() == '$' ||
+          name.front() == '%') &&
+         name.size() > 1;
+}
+
+/// X10: the gpu.func holding a kernel becomes a PTX `.entry`, whose name
+/// must be a PTX identifier (LLVM's NVPTX backend otherwise stops with a
+/// fatal error).
+static LogicalResult verifyEntryName(KernelOp kernel) {
+  Operation *func = kernel->getParentOp();
+  if (!func || func->getName().getStringRef() != "gpu.func")
+    return success();
+  auto name =
+      func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  if (!name || isPtxIdentifier(name.getValue()))
+    return success();
+  return kernel.emitOpError()
+         << "[X10] the enclosing gpu.func '@\"" << name.getValue()
+         << "\"' becomes a PTX .entry, but its name is not a PTX identifier "
+            "(a letter, or _ $ % and one more character, followed by "
+            "letters, digits, _ or $); rename the function";
+}
+
 LogicalResult rules::verifyTargetRules(KernelOp kernel) {
+  if (failed(verifyEntryName(kernel)))
+    return failure();
   Operation *module = kernel->getParentOp();
   while (module && module->getName().getStringRef() != "gpu.module")
     module = module->getParentOp();

@@ -29,11 +29,15 @@
 namespace mlir::tspipe {
 class PipelineOp;
 /// Resolves `name` to the tspipe.pipeline of the kernel enclosing `from`.
-PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name);
+/// With `tables`, the kernel's symbol table is built once and cached there
+/// (a lookup is then O(1) instead of a walk over the kernel's ops).
+PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name,
+                          SymbolTableCollection *tables = nullptr);
 /// Verifies that a bracket names a pipeline of its kernel, that it sits in a
 /// task, and that the task lists the pipeline on the bracket's side (R27).
 LogicalResult verifyBracketSymbol(Operation *op, FlatSymbolRefAttr name,
-                                  bool producerSide);
+                                  bool producerSide,
+                                  SymbolTableCollection *tables = nullptr);
 class KernelOp;
 /// Rules relating each pipeline's config to the tasks that use it (arrive
 /// counts R52-R54, interleaved lane ownership R62); run by KernelOp's region

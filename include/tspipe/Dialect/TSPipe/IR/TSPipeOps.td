@@ -61,7 +61,7 @@ def TSPipe_KernelOp : TSPipe_Op<"kernel", [
     }
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_warps,
+  let arguments = (ins I64Attr:$num_warps,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster_shape,
                        OptionalAttr<I64Attr>:$smem_bytes,
                        UnitAttr:$normalized);
@@ -112,8 +112,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TSPipe_PipelineConfigAttr:$config,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$smem_bytes,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$tmem_columns,
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       OptionalAttr<I64Attr>:$tmem_columns,
                        OptionalAttr<I64Attr>:$barrier_offset,
                        OptionalAttr<I64Attr>:$buffer_offset,
                        OptionalAttr<TSPipe_ReleaseForm>:$release_form);
@@ -122,6 +122,10 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     (`smem_bytes` `(` $smem_bytes^ `)`)?
     (`tmem_columns` `(` $tmem_columns^ `)`)?
     (`release` `(` $release_form^ `)`)? attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// R44: tmem_columns is a tcgen05.alloc count on a tcgen05 type.
+    ::mlir::LogicalResult verifyTmemColumns();
   }];
   let hasVerifier = 1;
 }
@@ -153,8 +157,8 @@ def TSPipe_TaskOp : TSPipe_Op<"task", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       ConfinedAttr<I64Attr, [IntNonNegative]>:$warp_idx,
-                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$num_warps,
+                       I64Attr:$warp_idx,
+                       I64Attr:$num_warps,
                        OptionalAttr<FlatSymbolRefArrayAttr>:$produces,
                        OptionalAttr<FlatSymbolRefArrayAttr>:$consumes,
                        OptionalAttr<I64Attr>:$run_only_on_cta_id,
@@ -252,7 +256,7 @@ class TSPipe_BracketOp<string mnemonic, string producerSideExpr>
     ::mlir::LogicalResult
     $cppClass::verifySymbolUses(::mlir::SymbolTableCollection &tables) {
       return ::mlir::tspipe::verifyBracketSymbol(getOperation(),
-          getPipelineAttr(), isProducerSide());
+          getPipelineAttr(), isProducerSide(), &tables);
     }
   }];
 }

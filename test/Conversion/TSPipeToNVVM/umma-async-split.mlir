@@ -1,0 +1,76 @@
+// RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse | FileCheck %s
+
+// UmmaAsync with split consumer cursors (advance_on_wait), one CTA: the
+// cell "UmmaAsync x split" of the lowering test matrix (README.md). The
+// producer is as in umma-async.mlir (wait on E[p], one elected
+// tcgen05.commit to F[p], the UmmaAsync drain); the waiter task waits on
+// F[c] and advances c at once, without arriving; the releaser task keeps
+// its own cursor cr and every thread arrives on E[cr].
+
+// CHECK-LABEL: gpu.func @split_consumer
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK:         %[[E:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// Producer (warp 0).
+// CHECK:         scf.if
+// CHECK:           scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]]) -> (i32, i32)
+// CHECK:             %[[EP:.*]] = llvm.getelementptr %[[E]][%[[P]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[EP]], %[[PPH]]
+// CHECK:             %[[FP:.*]] = llvm.getelementptr %[[SMEM]][%[[P]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:             %[[EL:.*]] = nvvm.elect.sync -> i1
+// CHECK:             scf.if %[[EL]] {
+// CHECK-NEXT:          nvvm.tcgen05.commit %[[FP]] : !llvm.ptr<3>
+// CHECK:             scf.yield
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:       nvvm.mbarrier
+// CHECK:         }
+// Waiter (warps 1-4): wait on F[c], advance c, no arrive.
+// CHECK:         scf.if
+// CHECK:           scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32)
+// CHECK:             %[[FC:.*]] = llvm.getelementptr %[[SMEM]][%[[C]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[FC]], %[[CPH]]
+// CHECK-NOT:         nvvm.mbarrier.arrive
+// CHECK:             %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
+// CHECK:             arith.cmpi sge, %[[CN]], %[[C2]] : i32
+// CHECK:             scf.yield
+// CHECK-NOT:       nvvm.mbarrier
+// CHECK:         }
+// Releaser (warps 5-8): every thread arrives on E[cr]; no wait.
+// CHECK:         scf.if
+// CHECK:           scf.for %{{.*}} iter_args(%[[CR:.*]] = %[[C0]], %{{.*}} = %[[C0]]) -> (i32, i32)
+// CHECK-NOT:         nvvm.mbarrier.try_wait
+// CHECK:             %[[ECR:.*]] = llvm.getelementptr %[[E]][%[[CR]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// CHECK-NEXT:        nvvm.mbarrier.arrive %[[ECR]] : !llvm.ptr<3>
+// CHECK:             arith.addi %[[CR]], %[[C1]] : i32
+// CHECK:         gpu.return
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @split_consumer(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(9) {
+      tspipe.pipeline @ring config(<umma_async, num_stages = 2,
+          producer_group = <thread, 1>, consumer_group = <thread, 128>,
+          advance_on_wait = true>)
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+      }
+      tspipe.task @waiter warps(1, 4) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @ring
+        }
+      }
+      tspipe.task @releaser warps(5, 4) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.current_stage @ring consumer
+          tspipe.consumer_release @ring
+        }
+      }
+    }
+    gpu.return
+  }
+}
