@@ -170,6 +170,39 @@ func.func @R24_not_a_member(%n: index) {
 
 // -----
 
+// R27: the task releasing a merge group must consume every member.
+func.func @R27_group_release_unlisted(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline_group @ab merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @a group(@ab)
+        // expected-error @+1 {{'tspipe.consumer_release' op [R27] task '@use' uses the consumer side of group @ab but does not list its member '@b' in 'consumes'; add @b to the task's consumes list}}
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // R67: members with different stage counts.
 func.func @R67_num_stages() {
   tspipe.kernel warps(1) {

@@ -3,7 +3,8 @@
 // The valid twin of each failing case of invalid-groups.mlir (same name):
 // the one change that makes the kernel legal.
 
-// A merge group of two async_async producers and one consumer.
+// A merge group of two async_async producers and one consumer, which lists
+// both members (also the twin of R27_group_release_unlisted).
 // CHECK-LABEL: func.func @R24_bare_member
 // CHECK:         tspipe.consumer_wait @a group(@ab)
 // CHECK:         tspipe.consumer_release @ab
