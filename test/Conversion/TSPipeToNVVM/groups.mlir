@@ -150,3 +150,72 @@ gpu.func @fork_async(%n: index) kernel {
   gpu.return
 }
 }
+
+// -----
+
+// A merge of a TmaAsync and an AsyncAsync member: the lead is the AsyncAsync
+// member, so E_shared (at +32) is initialized once with its consumer group
+// (64 threads) and the group release is its every-thread arrive; the TMA
+// member keeps its own full barriers (count 1, armed with its 1024 bytes).
+// CHECK-LABEL: gpu.func @merge_mixed
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : i32
+// CHECK-DAG:     %[[F_T:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[E_SHARED:.*]] = llvm.getelementptr %[[F_T]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-DAG:     %[[F_A:.*]] = llvm.getelementptr %[[F_T]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         nvvm.mbarrier.init %[[F_T]], %[[C1]]
+// CHECK-NEXT:    %[[F_T1:.*]] = llvm.getelementptr %[[F_T]][1]
+// CHECK-NEXT:    nvvm.mbarrier.init %[[F_T1]], %[[C1]]
+// CHECK-NEXT:    nvvm.mbarrier.init %[[F_A]], %[[C32]]
+// CHECK-NEXT:    nvvm.mbarrier.init %[[E_SHARED]], %[[C64]]
+// CHECK-NEXT:    %[[F_A1:.*]] = llvm.getelementptr %[[F_A]][1]
+// CHECK-NEXT:    nvvm.mbarrier.init %[[F_A1]], %[[C32]]
+// CHECK-NEXT:    %[[E_SHARED1:.*]] = llvm.getelementptr %[[E_SHARED]][1]
+// CHECK-NEXT:    nvvm.mbarrier.init %[[E_SHARED1]], %[[C64]]
+// CHECK-NEXT:    nvvm.fence.mbarrier.init
+// CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[C1024]]
+// The consumer (cursor phase starts at 0): waits on F_t and F_a, one
+// arrive on E_shared.
+// CHECK:         scf.for {{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[C_PH:.*]] = %[[C0]]) -> (i32, i32)
+// CHECK-NEXT:      %[[WT:.*]] = llvm.getelementptr %[[F_T]][%[[C]]]
+// CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[WT]], %[[C_PH]]
+// CHECK-NEXT:      %[[WA:.*]] = llvm.getelementptr %[[F_A]][%[[C]]]
+// CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[WA]], %[[C_PH]]
+// CHECK-NEXT:      %[[REL:.*]] = llvm.getelementptr %[[E_SHARED]][%[[C]]]
+// CHECK-NEXT:      nvvm.mbarrier.arrive %[[REL]]
+// CHECK-NOT:       nvvm.mbarrier.arrive
+// CHECK:           scf.yield
+gpu.module @merge_mixed [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+gpu.func @merge_mixed(%n: index) kernel {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(4) {
+    tspipe.pipeline @t config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 2>>) smem_bytes(2048)
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 64>>)
+    tspipe.pipeline_group @ta merge [@t, @a]
+    tspipe.task @load_t warps(0, 1) produces [@t] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @t group(@ta)
+        tspipe.producer_commit @t group(@ta)
+      }
+    }
+    tspipe.task @load_a warps(1, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ta)
+        tspipe.producer_commit @a group(@ta)
+      }
+    }
+    tspipe.task @use warps(2, 2) consumes [@t, @a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @t group(@ta)
+        %u = tspipe.consumer_wait @a group(@ta)
+        tspipe.consumer_release @ta
+      }
+    }
+  }
+  gpu.return
+}
+}
