@@ -13,9 +13,11 @@ Merge group of the two pipelines.
   Store (warps 0-3): wait A, wait B -> store both -> group.release()
   Padding (warps 6-7): completes the loaders' warpgroup (R41)
 
-tspipe models the Merge group as the same bracket on each member in order
-(``group.release()`` releases A, then B): each pipeline keeps its own empty
-barrier, so the arrive counts stay per pipeline. Kernel
+The Merge group is a ``tspipe.pipeline_group``: the two pipelines share
+one empty barrier array, ``group.release()`` arrives on it once (every store
+thread, as TS's all-thread release of a mixed TMA / non-TMA merge) and frees
+the stage of both members; ``ab_sync.smem_a`` is the member named through
+its group. Kernel
 ``merge_copy(a, b, da, db)``: every CTA copies ``NUM_ITERS`` tiles of A and
 B (``TILE_ELEMS`` float32 each), CTA ``i`` from tile ``i * NUM_ITERS``.
 

@@ -118,13 +118,76 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     int64_t stages = cfg.getNumStages();
     p.fullBase = gepBytes(
         b, loc, base, constI32(b, loc, *pipe.getBarrierOffset()));
-    p.emptyBase = gepBytes(
-        b, loc, base, constI32(b, loc, *pipe.getBarrierOffset() + 8 * stages));
+    // A group member's empty barriers may lie in a shared array.
+    int64_t emptyOffset = pipe.getEmptyBarrierOffset()
+                              ? *pipe.getEmptyBarrierOffset()
+                              : *pipe.getBarrierOffset() + 8 * stages;
+    p.emptyBase = gepBytes(b, loc, base, constI32(b, loc, emptyOffset));
     if (auto offset = pipe.getBufferOffset()) {
       p.bufferBase = gepBytes(b, loc, base, constI32(b, loc, *offset));
       p.stageBytes = *pipe.getSmemBytes() / stages;
     }
     pipelines[pipe.getSymName()] = p;
+  }
+  return prepareGroups();
+}
+
+LogicalResult KernelLowering::prepareGroups() {
+  auto tmaProducer = [](PipelineType t) {
+    return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
+  };
+  for (auto group : kernel.getBody().getOps<PipelineGroupOp>()) {
+    bool merge = group.getMode() == GroupMode::Merge;
+    SmallVector<PipelineLowering *> members;
+    for (Attribute a : group.getMembers()) {
+      auto it = pipelines.find(cast<FlatSymbolRefAttr>(a).getValue());
+      if (it == pipelines.end())
+        return group.emitOpError("has a member that is not a lowered "
+                                 "pipeline of the kernel");
+      if (!it->second.op.getEmptyBarrierOffset())
+        return group.emitOpError(
+            "has members without an empty_barrier_offset; run "
+            "tspipe-allocate-smem first");
+      members.push_back(&it->second);
+    }
+    if (members.empty())
+      continue;
+    // The lead lowers the group-level bracket and initializes the shared
+    // array. Merge: the first member whose producer is not TMA, if any (the
+    // shared empty barrier then counts that member's consumer arrivals, as
+    // TS's all-thread release of mixed merges does; R67 makes these counts
+    // equal over the non-TMA members); fork: the first member.
+    PipelineLowering *lead = members.front();
+    if (merge)
+      for (PipelineLowering *m : members)
+        if (!tmaProducer(m->config.getPipelineType())) {
+          lead = m;
+          break;
+        }
+    PipelineType type = lead->config.getPipelineType();
+    for (PipelineLowering *m : members) {
+      PipelineType mine = m->config.getPipelineType();
+      bool sameRelease = merge ? (tmaProducer(mine) || mine == type)
+                               : mine == type;
+      if (!sameRelease)
+        return group.emitOpError()
+               << "lowering of " << stringifyGroupMode(group.getMode())
+               << " groups whose members differ in type is implemented for "
+                  "TMA and one other producer type only; give the members "
+                  "the type "
+               << stringifyPipelineType(type);
+      // A fork's lead would arm the shared full barrier of a TMA producer
+      // with every member's bytes; not lowered yet.
+      if (!merge && tmaProducer(mine))
+        return group.emitOpError()
+               << "lowering of fork groups of " << stringifyPipelineType(mine)
+               << " pipelines is not implemented yet; fork groups lower for "
+                  "producers that arm nothing (async_async, async_umma, "
+                  "umma_async, umma_umma)";
+      if (m != lead)
+        (merge ? m->initEmpty : m->initFull) = false;
+    }
+    lead->groupLead = true;
   }
   return success();
 }
@@ -150,10 +213,12 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
       if (p.config.getNumStages() <= kUnrolledStages) {
         for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
           Value idx = constI32(b, loc, i);
-          NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
-                                       fullCount, Value());
-          NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
-                                       emptyCount, Value());
+          if (p.initFull)
+            NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
+                                         fullCount, Value());
+          if (p.initEmpty)
+            NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
+                                         emptyCount, Value());
         }
         continue;
       }
@@ -163,10 +228,12 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
       OpBuilder::InsertionGuard stageGuard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value idx = loop.getInductionVar();
-      NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
-                                   fullCount, Value());
-      NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
-                                   emptyCount, Value());
+      if (p.initFull)
+        NVVM::MBarrierInitOp::create(b, loc, p.fullBarrier(b, loc, idx),
+                                     fullCount, Value());
+      if (p.initEmpty)
+        NVVM::MBarrierInitOp::create(b, loc, p.emptyBarrier(b, loc, idx),
+                                     emptyCount, Value());
     }
     // Make the inits visible to the async proxy and to peer CTAs.
     NVVM::FenceMbarrierInitOp::create(b, loc);

@@ -60,6 +60,13 @@ struct PipelineLowering {
   Value fullBase, emptyBase, bufferBase;
   /// Bytes of one stage of the data buffer.
   int64_t stageBytes = 0;
+  /// Whether this pipeline initializes its full / empty barriers: a
+  /// pipeline group's shared array is initialized once, by its first member
+  /// (docs/Protocols.md, Pipeline groups).
+  bool initFull = true, initEmpty = true;
+  /// A group member that lowers the group-level bracket (docs/Protocols.md,
+  /// Pipeline groups).
+  bool groupLead = false;
 
   Value fullBarrier(OpBuilder &b, Location loc, Value index) const;
   Value emptyBarrier(OpBuilder &b, Location loc, Value index) const;
@@ -207,6 +214,9 @@ public:
   /// addresses at the builder's insertion point; rejects pipeline kinds the
   /// lowering does not cover.
   LogicalResult prepare(OpBuilder &b, LLVM::GlobalOp smem);
+  /// The pipeline groups: which member initializes each shared barrier
+  /// array; rejects groups the lowering does not cover.
+  LogicalResult prepareGroups();
   /// Barrier init by one elected thread of warp 0, fence, CTA or cluster
   /// synchronization (docs/Protocols.md, Barrier storage and initialization).
   void emitBarrierInit(OpBuilder &b);

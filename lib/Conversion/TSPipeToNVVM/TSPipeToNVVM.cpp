@@ -131,8 +131,14 @@ private:
     auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
     if (!ref || !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
       return;
-    PipelineConfigAttr cfg = k.pipeline(ref.getValue()).config;
-    TaskCursors &c = cursors[ref.getValue()];
+    // A group-level bracket advances the cursor of every member.
+    for (StringRef pipe : getBracketPipelines(op))
+      collectAdvanced(op, pipe, out);
+  }
+  void collectAdvanced(Operation *op, StringRef pipe,
+                       llvm::SetVector<Cursor *> &out) {
+    PipelineConfigAttr cfg = k.pipeline(pipe).config;
+    TaskCursors &c = cursors[pipe];
     bool splitProducer = cfg.getAdvanceOnAcquire();
     bool splitConsumer = cfg.getAdvanceOnWait();
     TypeSwitch<Operation *>(op)
@@ -210,8 +216,10 @@ private:
           return success();
         })
         .Case([&](ProducerCommitOp commit) {
-          BracketContext ctx = context(commit.getPipeline(), loc);
+          SmallVector<StringRef, 4> pipes = leadFirst(getBracketPipelines(commit));
+          BracketContext ctx = context(pipes.front(), loc);
           ctx.pipeline.protocol->commit(ctx);
+          followFirstMember(pipes, /*producer=*/true);
           return success();
         })
         .Case([&](ProducerTailOp tail) {
@@ -233,14 +241,47 @@ private:
           return success();
         })
         .Case([&](ConsumerReleaseOp rel) {
-          BracketContext ctx = context(rel.getPipeline(), loc);
+          SmallVector<StringRef, 4> pipes = leadFirst(getBracketPipelines(rel));
+          BracketContext ctx = context(pipes.front(), loc);
           ctx.pipeline.protocol->release(ctx);
+          followFirstMember(pipes, /*producer=*/false);
           return success();
         })
         .Case([&](CurrentStageOp cur) { return lowerCurrentStage(cur); })
         .Case<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
             [&](Operation *accessor) { return lowerStageAccessor(*accessor); })
         .Default([&](Operation *other) { return lowerWorkOp(*other); });
+  }
+
+  /// The pipelines of a bracket with a group's lead member first.
+  SmallVector<StringRef, 4> leadFirst(SmallVector<StringRef, 4> pipes) {
+    for (auto [i, pipe] : llvm::enumerate(pipes))
+      if (k.pipeline(pipe).groupLead) {
+        std::swap(pipes[0], pipes[i]);
+        break;
+      }
+    return pipes;
+  }
+
+  /// After a group-level bracket (a fork group's commit, a merge group's
+  /// release), lowered as the lead member's: the one arrive on the shared
+  /// barrier serves every member, whose commit (release) cursors move with
+  /// the first member's. They start equal (same strides, so the same lane
+  /// seeds, R67) and only group-level brackets move them (R24), so they stay
+  /// equal (docs/Protocols.md, Pipeline groups).
+  void followFirstMember(ArrayRef<StringRef> pipes, bool producer) {
+    if (pipes.size() < 2)
+      return;
+    auto moved = [&](StringRef pipe) -> Cursor & {
+      PipelineConfigAttr cfg = k.pipeline(pipe).config;
+      TaskCursors &c = cursors[pipe];
+      if (producer)
+        return cfg.getAdvanceOnAcquire() ? c.producerCommit : c.producer;
+      return cfg.getAdvanceOnWait() ? c.consumerRelease : c.consumer;
+    };
+    Cursor first = moved(pipes.front());
+    for (StringRef pipe : pipes.drop_front())
+      moved(pipe) = first;
   }
 
   LogicalResult lowerCurrentStage(CurrentStageOp cur) {

@@ -60,6 +60,11 @@ def _symbols(values: Optional[Sequence[SymbolLike]]):
     return ArrayAttr.get([_symbol(v) for v in values]) if values else None
 
 
+def _group(value: Optional[SymbolLike]):
+    """The ``group(@g)`` attribute of a bracket on a group member, or None."""
+    return None if value is None else _symbol(value)
+
+
 def _name(value):
     return StringAttr.get(value) if isinstance(value, str) else value
 
@@ -167,6 +172,22 @@ class LastIterOp(_gen.LastIterOp):
         return self.regions[0].blocks[0]
 
 
+@_ods_cext.register_operation(_Dialect, replace=True)
+class PipelineGroupOp(_gen.PipelineGroupOp):
+    """``tspipe.pipeline_group @g merge|fork [@m, ...]``:
+    ``PipelineGroupOp("ab", "merge", ["a", "b"], config=None)``; ``mode`` a
+    :class:`GroupMode` or ``"merge"`` / ``"fork"``."""
+
+    def __init__(self, sym_name, mode, members, *, config=None,
+                 barrier_offset=None, loc=None, ip=None):
+        if isinstance(mode, str):
+            mode = {"merge": GroupMode.Merge,  # noqa: F405
+                    "fork": GroupMode.Fork}[mode]  # noqa: F405
+        super().__init__(_name(sym_name), mode, _symbols(members),
+                         config=config, barrier_offset=_i64(barrier_offset),
+                         loc=loc, ip=ip)
+
+
 # -- brackets -------------------------------------------------------------------
 
 
@@ -175,9 +196,10 @@ class ProducerAcquireOp(_gen.ProducerAcquireOp):
     """``tspipe.producer_acquire @pipeline [ready(%token)]`` ->
     ``!tspipe.stage``."""
 
-    def __init__(self, pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
-        super().__init__(stage_type(), _symbol(pipeline), ready=ready, loc=loc,
-                         ip=ip)
+    def __init__(self, pipeline: SymbolLike, *, group=None, ready=None,
+                 loc=None, ip=None):
+        super().__init__(stage_type(), _symbol(pipeline), group=_group(group),
+                         ready=ready, loc=loc, ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
@@ -185,27 +207,30 @@ class ConsumerWaitOp(_gen.ConsumerWaitOp):
     """``tspipe.consumer_wait @pipeline [ready(%token)]`` ->
     ``!tspipe.stage``."""
 
-    def __init__(self, pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
-        super().__init__(stage_type(), _symbol(pipeline), ready=ready, loc=loc,
-                         ip=ip)
+    def __init__(self, pipeline: SymbolLike, *, group=None, ready=None,
+                 loc=None, ip=None):
+        super().__init__(stage_type(), _symbol(pipeline), group=_group(group),
+                         ready=ready, loc=loc, ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
 class ProducerTryAcquireOp(_gen.ProducerTryAcquireOp):
     """``tspipe.producer_try_acquire @pipeline`` -> ``i1``."""
 
-    def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
+    def __init__(self, pipeline: SymbolLike, *, group=None, loc=None,
+                 ip=None):
         super().__init__(IntegerType.get_signless(1), _symbol(pipeline),
-                         loc=loc, ip=ip)
+                         group=_group(group), loc=loc, ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
 class ConsumerTryWaitOp(_gen.ConsumerTryWaitOp):
     """``tspipe.consumer_try_wait @pipeline`` -> ``i1``."""
 
-    def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
+    def __init__(self, pipeline: SymbolLike, *, group=None, loc=None,
+                 ip=None):
         super().__init__(IntegerType.get_signless(1), _symbol(pipeline),
-                         loc=loc, ip=ip)
+                         group=_group(group), loc=loc, ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
@@ -214,11 +239,13 @@ class CurrentStageOp(_gen.CurrentStageOp):
     ``!tspipe.stage``; ``role`` a :class:`Role` or ``"producer"`` /
     ``"consumer"``."""
 
-    def __init__(self, pipeline: SymbolLike, role, *, loc=None, ip=None):
+    def __init__(self, pipeline: SymbolLike, role, *, group=None, loc=None,
+                 ip=None):
         if isinstance(role, str):
             role = {"producer": Role.Producer,  # noqa: F405
                     "consumer": Role.Consumer}[role]  # noqa: F405
-        super().__init__(stage_type(), _symbol(pipeline), role, loc=loc, ip=ip)
+        super().__init__(stage_type(), _symbol(pipeline), role,
+                         group=_group(group), loc=loc, ip=ip)
 
 
 def _with_symbol(gen_class):
@@ -229,8 +256,10 @@ def _with_symbol(gen_class):
         __doc__ = (f"``{gen_class.OPERATION_NAME} @pipeline`` (the pipeline "
                    f"as a str or a FlatSymbolRefAttr).")
 
-        def __init__(self, pipeline: SymbolLike, *, loc=None, ip=None):
-            super().__init__(_symbol(pipeline), loc=loc, ip=ip)
+        def __init__(self, pipeline: SymbolLike, *, group=None, loc=None,
+                     ip=None):
+            super().__init__(_symbol(pipeline), group=_group(group), loc=loc,
+                             ip=ip)
 
     Extended.__name__ = Extended.__qualname__ = gen_class.__name__
     return _ods_cext.register_operation(_Dialect, replace=True)(Extended)
@@ -282,36 +311,39 @@ class StageBufferOp(_gen.StageBufferOp):
 # -- builders returning Values ------------------------------------------------------
 
 
-def producer_acquire(pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
-    return ProducerAcquireOp(pipeline, ready=ready, loc=loc, ip=ip).result
+def producer_acquire(pipeline: SymbolLike, *, group=None, ready=None, loc=None,
+                     ip=None):
+    return ProducerAcquireOp(pipeline, group=group, ready=ready, loc=loc, ip=ip).result
 
 
-def consumer_wait(pipeline: SymbolLike, *, ready=None, loc=None, ip=None):
-    return ConsumerWaitOp(pipeline, ready=ready, loc=loc, ip=ip).result
+def consumer_wait(pipeline: SymbolLike, *, group=None, ready=None, loc=None,
+                  ip=None):
+    return ConsumerWaitOp(pipeline, group=group, ready=ready, loc=loc, ip=ip).result
 
 
-def producer_try_acquire(pipeline: SymbolLike, *, loc=None, ip=None):
-    return ProducerTryAcquireOp(pipeline, loc=loc, ip=ip).result
+def producer_try_acquire(pipeline: SymbolLike, *, group=None, loc=None, ip=None):
+    return ProducerTryAcquireOp(pipeline, group=group, loc=loc, ip=ip).result
 
 
-def consumer_try_wait(pipeline: SymbolLike, *, loc=None, ip=None):
-    return ConsumerTryWaitOp(pipeline, loc=loc, ip=ip).result
+def consumer_try_wait(pipeline: SymbolLike, *, group=None, loc=None, ip=None):
+    return ConsumerTryWaitOp(pipeline, group=group, loc=loc, ip=ip).result
 
 
-def current_stage(pipeline: SymbolLike, role, *, loc=None, ip=None):
-    return CurrentStageOp(pipeline, role, loc=loc, ip=ip).result
+def current_stage(pipeline: SymbolLike, role, *, group=None, loc=None,
+                  ip=None):
+    return CurrentStageOp(pipeline, role, group=group, loc=loc, ip=ip).result
 
 
-def producer_commit(pipeline: SymbolLike, *, loc=None, ip=None):
-    return ProducerCommitOp(pipeline, loc=loc, ip=ip)
+def producer_commit(pipeline: SymbolLike, *, group=None, loc=None, ip=None):
+    return ProducerCommitOp(pipeline, group=group, loc=loc, ip=ip)
 
 
-def producer_tail(pipeline: SymbolLike, *, loc=None, ip=None):
-    return ProducerTailOp(pipeline, loc=loc, ip=ip)
+def producer_tail(pipeline: SymbolLike, *, group=None, loc=None, ip=None):
+    return ProducerTailOp(pipeline, group=group, loc=loc, ip=ip)
 
 
-def consumer_release(pipeline: SymbolLike, *, loc=None, ip=None):
-    return ConsumerReleaseOp(pipeline, loc=loc, ip=ip)
+def consumer_release(pipeline: SymbolLike, *, group=None, loc=None, ip=None):
+    return ConsumerReleaseOp(pipeline, group=group, loc=loc, ip=ip)
 
 
 def stage_index(stage, *, loc=None, ip=None):

@@ -396,40 +396,43 @@ class Task:
         pipe = self.kernel._resource_name(resource)
         return pipe, pipe
 
-    def _probe(self, resource: ResourceRef, side: str) -> Token:
+    def _probe(self, resource: ResourceRef, side: str,
+               group: Optional[str] = None) -> Token:
         ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         with self._building():
             if side == "producer":
-                value = ts.producer_try_acquire(symbol)
+                value = ts.producer_try_acquire(symbol, group=group)
             else:
-                value = ts.consumer_try_wait(symbol)
+                value = ts.consumer_try_wait(symbol, group=group)
         token = Token(value, pipe, side, self._stack[-1], self)
         self._pending[(pipe, side)] = token
         return token
 
     def _blocking(self, resource: ResourceRef, side: str, verb: str,
-                  ready: Optional[Token]) -> Stage:
+                  ready: Optional[Token], group: Optional[str] = None) -> Stage:
         ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         token = self._ready_operand(pipe, side, verb, ready)
         with self._building():
             build = ts.producer_acquire if side == "producer" else ts.consumer_wait
-            value = build(symbol, ready=token)
+            value = build(symbol, group=group, ready=token)
         return Stage(self, value, pipe, self._stack[-1],
                      f"stage of {verb}(@{pipe})")
 
-    def _advancing(self, resource: ResourceRef, side: str, build_name: str):
+    def _advancing(self, resource: ResourceRef, side: str, build_name: str,
+                   group: Optional[str] = None):
         ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         # A probe taken before a bracket that moves the same cursor is stale.
         self._pending.pop((pipe, side), None)
         with self._building():
-            getattr(ts, build_name)(symbol)
+            getattr(ts, build_name)(symbol, group=group)
 
     # -- schedule: producer side -------------------------------------------
 
-    def try_acquire(self, resource: ResourceRef) -> Token:
+    def try_acquire(self, resource: ResourceRef,
+                    group: Optional[str] = None) -> Token:
         """One non-blocking probe of the producer stage's empty barrier.
 
         Returns a :class:`Token` (``i1``, true when the stage is free). The
@@ -437,52 +440,63 @@ class Task:
         and skips its blocking wait when it is true; TS's status register is
         sticky, this token is consumed by that one acquire.
         """
-        return self._probe(resource, "producer")
+        return self._probe(resource, "producer", group)
 
-    def acquire(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
+    def acquire(self, resource: ResourceRef, ready: Optional[Token] = None,
+                group: Optional[str] = None) -> Stage:
         """Wait until the producer's next stage is empty (and, for TMA
         pipelines, arm its full barrier with ``num_bytes``). Returns the
         :class:`Stage`. ``ready``: a :class:`Token` from :meth:`try_acquire`
         of the same resource (default: the pending one made in this block, if
-        any); anything else raises TypeError."""
-        return self._blocking(resource, "producer", "acquire", ready)
+        any); anything else raises TypeError. ``group``: the pipeline group
+        of a member (R24)."""
+        return self._blocking(resource, "producer", "acquire", ready, group)
 
-    def commit(self, resource: ResourceRef) -> None:
+    def commit(self, resource: ResourceRef, group: Optional[str] = None) -> None:
         """Signal that the producer's stage is full (arrive on its full
-        barrier with the type's producer operation) and advance."""
-        self._advancing(resource, "producer", "producer_commit")
+        barrier with the type's producer operation) and advance. On a fork
+        group, ``resource`` is the group (one commit fills every member);
+        ``group``: the pipeline group of a member (R24)."""
+        self._advancing(resource, "producer", "producer_commit", group)
 
-    def producer_tail(self, resource: ResourceRef) -> None:
+    def producer_tail(self, resource: ResourceRef,
+                      group: Optional[str] = None) -> None:
         """Drain: wait until the consumers released every stage this producer
         filled (``num_stages / stride`` empty-barrier waits per lane).
         Inserted by the lowering after the body when a producing task does
-        not write it."""
-        self._advancing(resource, "producer", "producer_tail")
+        not write it. ``group``: the pipeline group of a member (R24)."""
+        self._advancing(resource, "producer", "producer_tail", group)
 
     # -- schedule: consumer side -------------------------------------------
 
-    def try_wait(self, resource: ResourceRef) -> Token:
+    def try_wait(self, resource: ResourceRef,
+                 group: Optional[str] = None) -> Token:
         """One non-blocking probe of the consumer stage's full barrier.
 
         Returns a :class:`Token` used by the next :meth:`wait` of the same
         resource in the same block (see :meth:`try_acquire`)."""
-        return self._probe(resource, "consumer")
+        return self._probe(resource, "consumer", group)
 
-    def wait(self, resource: ResourceRef, ready: Optional[Token] = None) -> Stage:
+    def wait(self, resource: ResourceRef, ready: Optional[Token] = None,
+             group: Optional[str] = None) -> Stage:
         """Wait until the consumer's next stage is full. Returns the
         :class:`Stage` to read. ``ready``: a :class:`Token` from
         :meth:`try_wait` of the same resource (default: the pending one made
-        in this block, if any); anything else raises TypeError."""
-        return self._blocking(resource, "consumer", "wait", ready)
+        in this block, if any); anything else raises TypeError. ``group``:
+        the pipeline group of a member (R24)."""
+        return self._blocking(resource, "consumer", "wait", ready, group)
 
-    def release(self, resource: ResourceRef) -> None:
+    def release(self, resource: ResourceRef, group: Optional[str] = None) -> None:
         """Signal that the consumer's stage is empty (arrive on its empty
-        barrier with the type's consumer operation) and advance."""
-        self._advancing(resource, "consumer", "consumer_release")
+        barrier with the type's consumer operation) and advance. On a merge
+        group, ``resource`` is the group (one release frees every member);
+        ``group``: the pipeline group of a member (R24)."""
+        self._advancing(resource, "consumer", "consumer_release", group)
 
     # -- schedule: work steps ------------------------------------------------
 
-    def current_stage(self, resource: ResourceRef, role: str = "consumer") -> Stage:
+    def current_stage(self, resource: ResourceRef, role: str = "consumer",
+                      group: Optional[str] = None) -> Stage:
         """The stage a work step addresses when this task did not acquire or
         wait itself (split producers/consumers, docs/Protocols.md, Split
         cursors): the commit cursor's (``role="producer"``) or the release
@@ -492,7 +506,7 @@ class Task:
         ts = _dialect("tspipe")
         pipe, symbol = self._symbol(resource)
         with self._building():
-            value = ts.current_stage(symbol, role)
+            value = ts.current_stage(symbol, role, group=group)
         return Stage(self, value, pipe, self._stack[-1],
                      f"stage of current_stage(@{pipe})")
 
@@ -844,6 +858,34 @@ class Kernel:
         pipe = Pipeline(self, name, cfg, smem_bytes, tmem_columns, op)
         self.pipelines.append(pipe)
         return pipe
+
+    def pipeline_group(self, name: str, mode: str,
+                       members: Sequence[ResourceRef],
+                       cfg: Optional[PipelineConfig] = None):
+        """Declare a pipeline group (``tspipe.pipeline_group``, TS's
+        ``PipelineGroup``): ``members`` share one barrier array, the empty
+        one for ``mode="merge"`` (release once on the group), the full one
+        for ``mode="fork"`` (commit once on the group). ``cfg`` is TS's
+        explicit group config, or None to derive it (R67-R69 are checked by
+        the verifier). Returns the op. Raises ValueError for another mode."""
+        _check_name("pipeline group", name)
+        mode = getattr(mode, "name", mode)
+        if not isinstance(mode, str) or mode.lower() not in ("merge", "fork"):
+            raise ValueError(f"pipeline group {name!r}: mode must be 'merge' "
+                             f"or 'fork', got {mode!r}")
+        if cfg is not None and not isinstance(cfg, PipelineConfig):
+            raise TypeError(f"cfg must be a PipelineConfig, got {cfg!r}")
+        names = [self._resource_name(m) for m in members]
+        ir, ts = _ir(), _dialect("tspipe")
+        loc = _user_location_in(self.context)
+        with self.context, loc:
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = ts.PipelineGroupOp(
+                    name, mode.lower(), names,
+                    config=cfg.to_attr(self.context) if cfg else None)
+        return op
 
     def task(self, name: str, warp_idx: int, num_warps: int,
              produces: Sequence[ResourceRef] = (),

@@ -25,7 +25,7 @@ from .kernel import Stage
 from .schedule import consumer_work, producer_work
 from .vocabulary import SignalingThreads
 
-__all__ = ["MemoryResource", "PipelineConfig", "PipelineGroup",
+__all__ = ["GroupMember", "MemoryResource", "PipelineConfig", "PipelineGroup",
            "PipelineGroupMode", "StageInfo", "TaskLocalVariable", "WorkAttr",
            "producer_work", "consumer_work"]
 
@@ -78,9 +78,8 @@ class MemoryResource(metaclass=_ResourceMeta):
 
 
 class PipelineGroupMode(enum.Enum):
-    """TS's pipeline group modes. tspipe models ``Merge`` (one bracket on
-    the group is that bracket on every member, in order); ``Fork`` and
-    ``FusedMerge`` are not modelled."""
+    """TS's pipeline group modes. tspipe models ``Merge`` and ``Fork``
+    (``tspipe.pipeline_group``); ``FusedMerge`` is not modelled."""
 
     Merge = "Merge"
     Fork = "Fork"
@@ -108,26 +107,57 @@ class TaskLocalVariable:
 
 
 class PipelineGroup:
-    """TS's ``PipelineGroup(name, members, mode)``. In a schedule, a bracket
-    on the group is the same bracket on each member, in order (the
-    ``Merge`` mode: e.g. one ``group.release()`` releases every member's
-    stage); ``group.<member name>`` is the member. Raises
-    NotImplementedError for another mode."""
+    """TS's ``PipelineGroup(name, members, mode)``: the members share one
+    barrier array (``tspipe.pipeline_group``; docs/Protocols.md, Pipeline
+    groups). ``Merge``: the members share the empty barriers, the consumer
+    waits on each member (``group.<member>.wait()``) and releases once on
+    the group (``group.release()``); ``Fork``: they share the full barriers,
+    the producer acquires each member and commits once on the group
+    (``group.commit()``). ``group.<member name>`` is the member named through
+    the group, as every bracket on a member must be (R24).
+    ``pipeline_config``: TS's explicit group config, or None to derive it.
+    Raises NotImplementedError for ``FusedMerge``."""
 
-    def __init__(self, name: str, members, mode=PipelineGroupMode.Merge):
-        if getattr(mode, "name", mode) != "Merge":
+    def __init__(self, name: str, members, mode=PipelineGroupMode.Merge,
+                 pipeline_config=None):
+        if getattr(mode, "name", mode) not in ("Merge", "Fork"):
             raise NotImplementedError(
                 f"pipeline group {name!r}: mode {mode} is not modelled by "
-                f"tspipe (Merge is)")
+                f"tspipe (Merge and Fork are)")
         self.name = name
         self.members = list(members)
         self.mode = mode
+        self.pipeline_config = pipeline_config
 
     def __getattr__(self, attr):
         for member in self.__dict__.get("members", ()):
             if member.name == attr:
-                return member
+                return GroupMember(self, member)
         raise AttributeError(attr)
 
     def __repr__(self):
         return f"PipelineGroup({self.name!r}, {[m.name for m in self.members]})"
+
+
+class GroupMember:
+    """``group.<member>``: a member of a :class:`PipelineGroup` named
+    through its group (TS's ``group.member``). Brackets on it name the group
+    (``tspipe.consumer_wait @m group(@g)``); every other attribute is the
+    member's."""
+
+    def __init__(self, group: PipelineGroup, member: MemoryResource):
+        self.__dict__["group"] = group
+        self.__dict__["member"] = member
+
+    def __getattr__(self, attr):
+        return getattr(self.__dict__["member"], attr)
+
+    def __eq__(self, other):
+        other = other.member if isinstance(other, GroupMember) else other
+        return self.member is other
+
+    def __hash__(self):
+        return id(self.member)
+
+    def __repr__(self):
+        return f"{self.group.name}.{self.member.name}"

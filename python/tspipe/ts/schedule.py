@@ -217,10 +217,10 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
 
     @functools.wraps(fn)
     def record(*args, **kwargs) -> ScheduleResult:
-        from .resources import MemoryResource, PipelineGroup
+        from .resources import GroupMember, MemoryResource, PipelineGroup
 
         def proxy(value):
-            if isinstance(value, (MemoryResource, PipelineGroup)):
+            if isinstance(value, (MemoryResource, PipelineGroup, GroupMember)):
                 return ResourceProxy(value)
             return value
 
@@ -236,8 +236,9 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
                **{k: proxy(v) for k, v in kwargs.items()})
         finally:
             _Recorder.current = None
-        resources = tuple(a for a in list(args) + list(kwargs.values())
-                          if isinstance(a, MemoryResource))
+        resources = tuple(getattr(a, "member", a)
+                          for a in list(args) + list(kwargs.values())
+                          if isinstance(a, (MemoryResource, GroupMember)))
         return ScheduleResult(fn.__name__, resources, recorder.stack[0])
 
     return record

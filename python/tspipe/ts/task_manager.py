@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .errors import ScheduleError, at_site, caller_location
 from .kernel import Kernel, Stage
-from .resources import MemoryResource
+from .resources import GroupMember, MemoryResource, PipelineGroup
 from .schedule import BRACKETS, Block, DataFlowToken, Step
 from .task import Task
 
@@ -70,7 +70,7 @@ class TaskManager:
         self.resource_dependency_graph = resource_dependency_graph
         resources: List[MemoryResource] = []
         for task in tasks:
-            for res in task.dst_resources + task.src_resources:
+            for res in _members(task.dst_resources + task.src_resources):
                 if res not in resources:
                     resources.append(res)
         for res in list(resource_dependency_graph) + [
@@ -93,6 +93,17 @@ class TaskManager:
                 self.kernel.pipeline(res.name, res.pipeline_config,
                                      smem_bytes=res.smem_bytes,
                                      tmem_columns=res.tmem_columns)
+        # The pipeline groups the schedules name (a group, or a member
+        # through its group), in order of first use.
+        groups: List[PipelineGroup] = []
+        for task in tasks:
+            for group in _groups_of(task.schedule.body):
+                if group not in groups:
+                    groups.append(group)
+        for group in groups:
+            self.kernel.pipeline_group(group.name, group.mode.name,
+                                       [m.name for m in group.members],
+                                       group.pipeline_config)
         for index, task in enumerate(tasks):
             self._build_task(task, task.name or f"task{index}")
         if not skip_validation:
@@ -103,9 +114,9 @@ class TaskManager:
     def _build_task(self, task: Task, name: str):
         builder = self.kernel.task(
             name, task.warp_idx, task.num_warps,
-            produces=[r.name for r in task.dst_resources
+            produces=[r.name for r in _members(task.dst_resources)
                       if r.pipeline_config is not None],
-            consumes=[r.name for r in task.src_resources
+            consumes=[r.name for r in _members(task.src_resources)
                       if r.pipeline_config is not None],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
@@ -136,14 +147,19 @@ class TaskManager:
 
     def _step(self, task: Task, builder, step: Step, stages: Dict[Any, Stage]):
         res, method = step.resource, step.method
+        # A member named through its group (TS's group.member): its brackets
+        # name the group (R24).
+        group = None
+        if isinstance(res, GroupMember):
+            group, res = res.group.name, res.member
         if method in BRACKETS:
             side = BRACKETS[method]
-            # A bracket on a (Merge) pipeline group is that bracket on each
-            # member, in order.
-            for member in getattr(res, "members", [res]):
-                result = getattr(builder, method)(member.name)
-                if method in ("acquire", "wait"):
-                    stages[(member, side)] = result
+            # On a group itself (a merge group's release, a fork group's
+            # commit), the bracket names the group; the verifier checks that
+            # the mode takes it (R24).
+            result = getattr(builder, method)(res.name, group=group)
+            if method in ("acquire", "wait"):
+                stages[(res, side)] = result
             return
         hook = getattr(res, method, None)
         if not callable(hook):
@@ -162,7 +178,7 @@ class TaskManager:
         if res.pipeline_config is not None:
             stage = stages.get((res, role))
             if stage is None or stage._scope not in builder._stack:
-                stage = builder.current_stage(res.name, role)
+                stage = builder.current_stage(res.name, role, group=group)
         args = [self._routed(a) for a in step.args]
         kwargs = {k: self._routed(v) for k, v in step.kwargs.items()}
         self._values[id(step.result)] = builder.work(hook, stage, *args, **kwargs)
@@ -194,3 +210,33 @@ class TaskManager:
     def to_ptx(self, arch: Optional[str] = None, **options) -> str:
         """PTX of the kernel (:meth:`tspipe.ts.Kernel.to_ptx`)."""
         return self.kernel.to_ptx(arch, **options)
+
+
+def _members(resources) -> List[Any]:
+    """``resources`` with every pipeline group replaced by its members and
+    every ``group.member`` by the member (TS lists either in a task's
+    resources)."""
+    out: List[Any] = []
+    for res in resources:
+        if isinstance(res, PipelineGroup):
+            out.extend(res.members)
+        else:
+            out.append(getattr(res, "member", res)
+                       if isinstance(res, GroupMember) else res)
+    return out
+
+
+def _groups_of(body) -> List[PipelineGroup]:
+    """The pipeline groups a recorded schedule names."""
+    groups: List[PipelineGroup] = []
+    for node in body:
+        if isinstance(node, Block):
+            found = _groups_of(node.body)
+        else:
+            res = node.resource
+            found = ([res] if isinstance(res, PipelineGroup) else
+                     [res.group] if isinstance(res, GroupMember) else [])
+        for group in found:
+            if group not in groups:
+                groups.append(group)
+    return groups

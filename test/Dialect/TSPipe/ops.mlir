@@ -430,6 +430,92 @@ gpu.func @brackets(%n: index) kernel {
   gpu.return
 }
 
+// Pipeline groups: the example of tspipe.pipeline_group's description, a
+// merge group (members waited on through the group, one release on the
+// group) and a fork group with an explicit config (members acquired through
+// the group, one commit on the group, member drains).
+// CHECK-LABEL: gpu.func @pipeline_groups
+// CHECK:         tspipe.pipeline_group @ab merge [@a, @b]
+// CHECK:         tspipe.pipeline_group @xy fork [@x, @y] config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 64>>)
+// CHECK:         tspipe.task @load_a
+// CHECK:           %{{.*}} = tspipe.producer_acquire @a group(@ab)
+// CHECK-NEXT:      tspipe.producer_commit @a group(@ab)
+// CHECK:         tspipe.task @merge_use
+// CHECK:           %[[R:.*]] = tspipe.consumer_try_wait @a group(@ab)
+// CHECK-NEXT:      %{{.*}} = tspipe.consumer_wait @a group(@ab) ready(%[[R]])
+// CHECK-NEXT:      %{{.*}} = tspipe.consumer_wait @b group(@ab)
+// CHECK-NEXT:      tspipe.consumer_release @ab
+// CHECK:         tspipe.task @fork_load
+// CHECK:           %[[P:.*]] = tspipe.producer_try_acquire @x group(@xy)
+// CHECK-NEXT:      %{{.*}} = tspipe.producer_acquire @x group(@xy) ready(%[[P]])
+// CHECK-NEXT:      %{{.*}} = tspipe.producer_acquire @y group(@xy)
+// CHECK-NEXT:      tspipe.producer_commit @xy
+// CHECK:           tspipe.producer_tail @x group(@xy)
+// CHECK-NEXT:      tspipe.producer_tail @y group(@xy)
+// CHECK:         tspipe.task @use_x
+// CHECK:           %{{.*}} = tspipe.consumer_wait @x group(@xy)
+// CHECK-NEXT:      tspipe.consumer_release @x group(@xy)
+gpu.func @pipeline_groups(%n: index) kernel {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(7) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline @b config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline_group @ab merge [@a, @b]
+    tspipe.pipeline @x config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline @y config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.pipeline_group @xy fork [@x, @y] config(<async_async,
+        num_stages = 2, producer_group = <thread, 32>,
+        consumer_group = <thread, 64>>)
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @merge_use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %r = tspipe.consumer_try_wait @a group(@ab)
+        %s = tspipe.consumer_wait @a group(@ab) ready(%r)
+        %t = tspipe.consumer_wait @b group(@ab)
+        tspipe.consumer_release @ab
+      }
+    }
+    tspipe.task @fork_load warps(3, 1) produces [@x, @y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %p = tspipe.producer_try_acquire @x group(@xy)
+        %s = tspipe.producer_acquire @x group(@xy) ready(%p)
+        %t = tspipe.producer_acquire @y group(@xy)
+        tspipe.producer_commit @xy
+      }
+      tspipe.producer_tail @x group(@xy)
+      tspipe.producer_tail @y group(@xy)
+    }
+    tspipe.task @use_x warps(4, 1) consumes [@x] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @x group(@xy)
+        tspipe.consumer_release @x group(@xy)
+      }
+    }
+    tspipe.task @use_y warps(5, 1) consumes [@y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @y group(@xy)
+        tspipe.consumer_release @y group(@xy)
+      }
+    }
+  }
+  gpu.return
+}
 // An empty domain loop body, an empty kernel, and attribute dictionaries on
 // the region ops (printed after the `attributes` keyword).
 // CHECK-LABEL: gpu.func @empty_bodies

@@ -356,6 +356,24 @@ Model progress::detail::buildModel(KernelOp kernel) {
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
       if (!ref || isa<CurrentStageOp>(op))
         return;
+      // A group-level bracket (a merge group's release, a fork group's
+      // commit) is one step on every member: one arrival on the shared
+      // barrier gives each member's other side one credit
+      // (docs/ProgressChecker.md, Pipeline groups).
+      SmallVector<StringRef, 4> pipes = getBracketPipelines(op);
+      if (pipes.size() != 1 || pipes.front() != ref.getValue()) {
+        for (StringRef member : pipes) {
+          auto it = pipeIdx.find(member);
+          if (it == pipeIdx.end())
+            continue;
+          bool isTry;
+          StepRole r = roleOfOp(op, isTry);
+          if (g != Guard::Always && (r == Commit || r == Release))
+            t.hasGuardedArrive = true;
+          into.push_back({op, it->second, r, g});
+        }
+        return;
+      }
       auto it = pipeIdx.find(ref.getValue());
       if (it == pipeIdx.end())
         return;

@@ -420,10 +420,13 @@ static ParseResult parsePipelineType(AsmParser &parser, PipelineType &out) {
       parser, out, symbolizePipelineType, stringifyPipelineType,
       getMaxEnumValForPipelineType(), "pipeline type");
 }
-static ParseResult parsePipelineOpKind(AsmParser &parser, PipelineOpKind &out) {
+/// `what` names the field in the diagnostic (R14 for the AsyncUmma producer
+/// op: TS's AsyncUmma pipeline takes only these two ops).
+static ParseResult parsePipelineOpKind(AsmParser &parser, PipelineOpKind &out,
+                                       StringRef what = "pipeline op") {
   return parseEnumKeyword<PipelineOpKind>(
       parser, out, symbolizePipelineOpKind, stringifyPipelineOpKind,
-      getMaxEnumValForPipelineOpKind(), "pipeline op");
+      getMaxEnumValForPipelineOpKind(), what);
 }
 
 static ParseResult parseBool(AsmParser &parser, StringRef field, bool &out) {
@@ -541,7 +544,8 @@ Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
     } else if (key == "async_producer_op") {
       r = parsePipelineOpKind(parser, asyncOp);
     } else if (key == "umma_consumer_producer_op") {
-      r = parsePipelineOpKind(parser, ummaOp);
+      r = parsePipelineOpKind(parser, ummaOp,
+                              "[R14] async_umma producer op");
     } else if (key == "advance_on_wait") {
       r = parseBool(parser, key, advanceOnWait);
     } else if (key == "advance_on_acquire") {

@@ -68,18 +68,18 @@ TaskEvents collectEvents(TaskOp task) {
                                                   : Section::Head;
     top.walk<WalkOrder::PreOrder>([&](Operation *op) {
       std::optional<Kind> kind;
-      StringRef pipe;
+      SmallVector<StringRef, 4> pipes;
       if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
               op)) {
         bool producer = false;
         PipelineOp p = stagePipeline(op->getOperand(0), producer);
         if (!p)
           return;
-        pipe = p.getSymName();
+        pipes.push_back(p.getSymName());
         kind = producer ? Kind::ProducerWork : Kind::ConsumerWork;
-      } else if (auto ref =
-                     op->getAttrOfType<FlatSymbolRefAttr>("pipeline")) {
-        pipe = ref.getValue();
+      } else if (op->getAttrOfType<FlatSymbolRefAttr>("pipeline")) {
+        // A group-level bracket is an event on every member.
+        pipes = getBracketPipelines(op);
         kind = llvm::TypeSwitch<Operation *, std::optional<Kind>>(op)
                    .Case([](ProducerTryAcquireOp) { return Kind::TryAcquire; })
                    .Case([](ProducerAcquireOp) { return Kind::Acquire; })
@@ -93,10 +93,12 @@ TaskEvents collectEvents(TaskOp task) {
         return;
       bool guarded = op->getParentOfType<FirstIterOp>() ||
                      op->getParentOfType<LastIterOp>();
-      Event e{*kind, op, pipe, section, guarded,
-              static_cast<unsigned>(ev.all.size())};
-      ev.all.push_back(e);
-      ev.byPipe[pipe].push_back(e);
+      for (StringRef pipe : pipes) {
+        Event e{*kind, op, pipe, section, guarded,
+                static_cast<unsigned>(ev.all.size())};
+        ev.all.push_back(e);
+        ev.byPipe[pipe].push_back(e);
+      }
     });
   }
   return ev;

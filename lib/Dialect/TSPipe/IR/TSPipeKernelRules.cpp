@@ -57,11 +57,14 @@ KernelUses::KernelUses(KernelOp kernel) {
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
       if (!ref || isa<CurrentStageOp, ProducerTailOp>(op))
         return;
-      TaskUse &use = useOf(ref.getValue());
-      use.acquires |= isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
-      use.commits |= isa<ProducerCommitOp>(op);
-      use.waits |= isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
-      use.releases |= isa<ConsumerReleaseOp>(op);
+      // A group-level bracket acts on every member of its group.
+      for (StringRef pipe : getBracketPipelines(op)) {
+        TaskUse &use = useOf(pipe);
+        use.acquires |= isa<ProducerTryAcquireOp, ProducerAcquireOp>(op);
+        use.commits |= isa<ProducerCommitOp>(op);
+        use.waits |= isa<ConsumerTryWaitOp, ConsumerWaitOp>(op);
+        use.releases |= isa<ConsumerReleaseOp>(op);
+      }
     });
     for (auto &[pipe, use] : mine)
       if (use.producerSide() || use.consumerSide())
@@ -316,5 +319,6 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyLaneRules(kernel, uses));
   ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
+  ok &= succeeded(verifyGroupRules(kernel));
   return success(ok);
 }

@@ -8,6 +8,8 @@
 
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
+#include "TSPipeRules.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -37,15 +39,22 @@ PipelineOp mlir::tspipe::lookupPipeline(Operation *from,
 
 LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
                                                 FlatSymbolRefAttr name,
+                                                FlatSymbolRefAttr group,
                                                 bool producerSide,
                                                 SymbolTableCollection *tables) {
   auto task = op->getParentOfType<TaskOp>();
   if (!task)
     return op->emitOpError("[R22] must be nested in a tspipe.task");
+  // A group-level bracket (a merge group's release, a fork group's commit)
+  // and the group rules of member brackets (R24): TSPipeGroupRules.cpp.
+  if (lookupGroup(op, name))
+    return verifyGroupBracket(op, task, name, group, producerSide);
   if (!lookupPipeline(op, name, tables))
     return op->emitOpError() << "[R27] '" << name
                              << "' does not name a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
+  if (failed(verifyGroupBracket(op, task, name, group, producerSide)))
+    return failure();
   StringRef pipe = name.getValue();
   if (producerSide && !task.producesPipeline(pipe))
     return op->emitOpError()
@@ -168,6 +177,8 @@ LogicalResult KernelOp::verifyRegions() {
       }
       continue;
     }
+    if (isa<PipelineGroupOp>(op))
+      continue; // rules R67-R69: verifyGroupRules
     if (auto task = dyn_cast<TaskOp>(op)) {
       // Written so that warp_idx + num_warps cannot overflow.
       uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
@@ -211,8 +222,8 @@ LogicalResult KernelOp::verifyRegions() {
     }
     ok = false;
     op.emitOpError()
-        << "[X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline "
-           "and tspipe.task may appear there";
+        << "[X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, "
+           "tspipe.pipeline_group and tspipe.task may appear there";
   }
   // The rules over pipelines and tasks assume a well-formed body.
   if (!ok)

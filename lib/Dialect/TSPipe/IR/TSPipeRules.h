@@ -70,7 +70,20 @@ LogicalResult verifyBudgetRules(KernelOp kernel);
 LogicalResult verifyCopyRules(KernelOp kernel);
 /// NVVM targets of the enclosing gpu.module (X7).
 LogicalResult verifyTargetRules(KernelOp kernel);
+/// Pipeline groups: members and derived config (R67), explicit group config
+/// (R68, R69), a pipeline in at most one group.
+LogicalResult verifyGroupRules(KernelOp kernel);
 
 } // namespace mlir::tspipe::rules
+
+namespace mlir::tspipe {
+/// R24 for one bracket in `task`: a member of a group is named with
+/// `group(@g)`, the group itself takes only the bracket its mode collapses
+/// (merge: consumer_release, fork: producer_commit), and a group-level
+/// bracket's task lists every member on that side (R27).
+LogicalResult verifyGroupBracket(Operation *op, TaskOp task,
+                                 FlatSymbolRefAttr name,
+                                 FlatSymbolRefAttr group, bool producerSide);
+} // namespace mlir::tspipe
 
 #endif // TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H

@@ -1,15 +1,18 @@
 //===- AllocateSmem.cpp - place barriers and buffers in shared memory -----===//
 //
-// Implements tspipe-allocate-smem: barrier storage per pipeline
-// (2 * num_stages mbarriers of 8 bytes, full then empty), then the data
-// buffers, 128-byte aligned; the total is checked against the CTA's shared
-// memory capacity (rule R43).
+// Implements tspipe-allocate-smem: barrier storage per pipeline group
+// ((N + 1) * num_stages mbarriers of 8 bytes for N members: merge
+// [F_0]...[F_{N-1}][E_shared], fork [F_shared][E_0]...[E_{N-1}], each array
+// num_stages long) and per other pipeline (2 * num_stages mbarriers, full
+// then empty), then the data buffers, 128-byte aligned; the total is
+// checked against the CTA's shared memory capacity (rule R43).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -56,7 +59,42 @@ struct TSPipeAllocateSmem
     // bounded below, and a wrapped sum must not slip under the capacity.
     uint64_t offset = 0;
     uint64_t barrierBytes = 0;
+    // Groups first: their members' full and empty arrays are laid out by
+    // the group (docs/Protocols.md, Pipeline groups). Verified groups have
+    // resolvable members with one stage count.
+    llvm::StringSet<> grouped;
+    for (auto group : kernel.getBody().getOps<PipelineGroupOp>()) {
+      SmallVector<PipelineOp> members;
+      for (Attribute a : group.getMembers())
+        if (PipelineOp m = lookupPipeline(group, cast<FlatSymbolRefAttr>(a)))
+          members.push_back(m);
+      if (members.empty())
+        continue;
+      uint64_t n = members.size();
+      uint64_t array = llvm::SaturatingMultiply<uint64_t>(
+          8, members.front().getConfig().getNumStages());
+      uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(array, n + 1);
+      bool merge = group.getMode() == GroupMode::Merge;
+      group.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
+      for (auto [i, m] : llvm::enumerate(members)) {
+        uint64_t full = merge ? llvm::SaturatingAdd(
+                                    offset, llvm::SaturatingMultiply<uint64_t>(
+                                                array, i))
+                              : offset;
+        uint64_t empty =
+            llvm::SaturatingAdd(offset, llvm::SaturatingMultiply<uint64_t>(
+                                            array, merge ? n : i + 1));
+        m.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(full)));
+        m.setEmptyBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(empty)));
+        grouped.insert(m.getSymName());
+      }
+      offset = llvm::SaturatingAdd(offset, bytes);
+      barrierBytes = llvm::SaturatingAdd(barrierBytes, bytes);
+    }
     for (PipelineOp pipe : pipes) {
+      if (grouped.contains(pipe.getSymName()))
+        continue;
+      pipe.removeEmptyBarrierOffsetAttr();
       // 2 * num_stages mbarriers of 8 bytes (getBarrierBytes), saturated.
       uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
           16, pipe.getConfig().getNumStages());

@@ -61,8 +61,9 @@ llvm::StringMap<ConsumerUse> collectConsumerUses(KernelOp kernel) {
         waitsReleases[op->getAttrOfType<FlatSymbolRefAttr>("pipeline")
                           .getValue()]
             .first = true;
-      else if (auto rel = dyn_cast<ConsumerReleaseOp>(op))
-        waitsReleases[rel.getPipeline()].second = true;
+      else if (isa<ConsumerReleaseOp>(op))
+        for (StringRef pipe : getBracketPipelines(op))
+          waitsReleases[pipe].second = true;
     });
     for (auto &entry : waitsReleases) {
       auto [waits, releases] = entry.second;

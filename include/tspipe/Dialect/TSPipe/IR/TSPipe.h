@@ -28,16 +28,27 @@
 
 namespace mlir::tspipe {
 class PipelineOp;
+class PipelineGroupOp;
 /// Resolves `name` to the tspipe.pipeline of the kernel enclosing `from`.
 /// With `tables`, the kernel's symbol table is built once and cached there
 /// (a lookup is then O(1) instead of a walk over the kernel's ops).
 PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name,
                           SymbolTableCollection *tables = nullptr);
-/// Verifies that a bracket names a pipeline of its kernel, that it sits in a
-/// task, and that the task lists the pipeline on the bracket's side (R27).
+/// Resolves `name` to the tspipe.pipeline_group of the kernel enclosing
+/// `from` (null if it names none).
+PipelineGroupOp lookupGroup(Operation *from, FlatSymbolRefAttr name);
+/// Verifies that a bracket names a pipeline (or, for the bracket a group
+/// collapses, a pipeline group) of its kernel, that it sits in a task, that
+/// group members are named through their group (R24), and that the task
+/// lists the pipeline on the bracket's side (R27).
 LogicalResult verifyBracketSymbol(Operation *op, FlatSymbolRefAttr name,
-                                  bool producerSide,
+                                  FlatSymbolRefAttr group, bool producerSide,
                                   SymbolTableCollection *tables = nullptr);
+/// The pipelines a bracket acts on: the pipeline it names, or every member
+/// of the group a group-level bracket names (a merge group's
+/// consumer_release, a fork group's producer_commit). Empty when the
+/// bracket names neither.
+SmallVector<StringRef, 4> getBracketPipelines(Operation *bracket);
 class KernelOp;
 /// Rules relating each pipeline's config to the tasks that use it (arrive
 /// counts R52-R54, interleaved lane ownership R62); run by KernelOp's region

@@ -72,4 +72,16 @@ def TSPipe_ReleaseForm : I32EnumAttr<"ReleaseForm",
   let cppNamespace = "::mlir::tspipe";
 }
 
+// How a pipeline group shares barriers between its members (TS
+// `PipelineGroup` modes; docs/Protocols.md, Pipeline groups). `merge`: the
+// members keep their full barriers and share one empty barrier array (many
+// producers, one consumer side); `fork`: they share one full barrier array
+// and keep their empty barriers (one producer side, many consumers).
+def TSPipe_GroupMode : I32EnumAttr<"GroupMode",
+    "how the members of a pipeline group share barriers", [
+      I32EnumAttrCase<"Merge", 0, "merge">,
+      I32EnumAttrCase<"Fork", 1, "fork">]> {
+  let cppNamespace = "::mlir::tspipe";
+}
+
 #endif // TSPIPE_ENUMS_TD

@@ -93,7 +93,10 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     `tspipe.stage_buffer` addresses.
 
     `barrier_offset` and `buffer_offset` (bytes into the kernel's dynamic
-    shared memory) are set by `tspipe-allocate-smem`.
+    shared memory) are set by `tspipe-allocate-smem`: the full barriers start
+    at `barrier_offset`, the empty barriers `8 * num_stages` bytes later,
+    except for a member of a `tspipe.pipeline_group`, whose empty barriers
+    start at `empty_barrier_offset` (one array may be shared by the group).
 
     `release(lane | all_threads)` is set on TmaAsync pipelines by
     `tspipe-normalize`: `lane` when lane 0 of each releasing warp arrives
@@ -116,7 +119,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
                        OptionalAttr<I64Attr>:$tmem_columns,
                        OptionalAttr<I64Attr>:$barrier_offset,
                        OptionalAttr<I64Attr>:$buffer_offset,
-                       OptionalAttr<TSPipe_ReleaseForm>:$release_form);
+                       OptionalAttr<TSPipe_ReleaseForm>:$release_form,
+                       OptionalAttr<I64Attr>:$empty_barrier_offset);
   let assemblyFormat = [{
     $sym_name `config` `(` $config `)`
     (`smem_bytes` `(` $smem_bytes^ `)`)?
@@ -128,6 +132,59 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     ::mlir::LogicalResult verifyTmemColumns();
   }];
   let hasVerifier = 1;
+}
+
+def TSPipe_PipelineGroupOp : TSPipe_Op<"pipeline_group", [
+    Symbol, HasParent<"KernelOp">]> {
+  let summary = "pipelines that share a barrier array (TS PipelineGroup)";
+  let description = [{
+    TS's `PipelineGroup`: the member pipelines share one of their two barrier
+    arrays, so that one barrier operation serves every member
+    (docs/Protocols.md, Pipeline groups).
+
+    * `merge` (N producer sides, one consumer side): each member keeps its
+      full barriers; the members share one empty barrier array. Barrier
+      storage `[F_0 x S] ... [F_{N-1} x S] [E_shared x S]`. The consumer waits
+      on each member (`tspipe.consumer_wait @m group(@g)`) and releases once,
+      on the group (`tspipe.consumer_release @g`), which frees the stage of
+      every member.
+    * `fork` (one producer side, N consumer sides): the members share one
+      full barrier array and keep their empty barriers. Barrier storage
+      `[F_shared x S] [E_0 x S] ... [E_{N-1} x S]`. The producer acquires each
+      member (`tspipe.producer_acquire @m group(@g)`) and commits once, on
+      the group (`tspipe.producer_commit @g`), which fills the stage of every
+      member.
+
+    Every bracket on a member names the group with `group(@g)`; the group
+    itself takes only the bracket its mode collapses (R24). The members
+    agree on stages, strides, layout and signaling, and the mode must be
+    the one their pipeline types imply (R67). `config`, when given, is TS's
+    explicit group config; it is checked against the members (R68, R69).
+    `barrier_offset` (bytes into the kernel's dynamic shared memory) is set
+    by `tspipe-allocate-smem`: the group's `(N + 1) * num_stages` mbarriers
+    start there.
+
+    Example:
+
+    ```mlir
+    tspipe.pipeline_group @ab merge [@a, @b]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TSPipe_GroupMode:$mode,
+                       FlatSymbolRefArrayAttr:$members,
+                       OptionalAttr<TSPipe_PipelineConfigAttr>:$config,
+                       OptionalAttr<I64Attr>:$barrier_offset);
+  let assemblyFormat = [{
+    $sym_name $mode $members (`config` `(` $config^ `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True if `pipeline` is a member.
+    bool hasMember(::llvm::StringRef pipeline);
+    /// Index of `pipeline` among the members, or -1.
+    int64_t memberIndex(::llvm::StringRef pipeline);
+  }];
 }
 
 def TSPipe_TaskOp : TSPipe_Op<"task", [
@@ -247,16 +304,24 @@ class TSPipe_BracketOp<string mnemonic, string producerSideExpr>
     PipelineOp getPipelineOp();
     /// True for producer-side brackets.
     bool isProducerSide();
+    /// The pipeline group this bracket names: the `group(@g)` of a member
+    /// bracket, or the group a group-level bracket names itself (null if
+    /// neither).
+    PipelineGroupOp getPipelineGroupOp();
   }];
   let extraClassDefinition = [{
     bool $cppClass::isProducerSide() { return }] # producerSideExpr # [{; }
     PipelineOp $cppClass::getPipelineOp() {
       return ::mlir::tspipe::lookupPipeline(getOperation(), getPipelineAttr());
     }
+    PipelineGroupOp $cppClass::getPipelineGroupOp() {
+      return ::mlir::tspipe::lookupGroup(getOperation(),
+          getGroupAttr() ? getGroupAttr() : getPipelineAttr());
+    }
     ::mlir::LogicalResult
     $cppClass::verifySymbolUses(::mlir::SymbolTableCollection &tables) {
       return ::mlir::tspipe::verifyBracketSymbol(getOperation(),
-          getPipelineAttr(), isProducerSide(), &tables);
+          getPipelineAttr(), getGroupAttr(), isProducerSide(), &tables);
     }
   }];
 }
@@ -277,9 +342,10 @@ def TSPipe_ProducerTryAcquireOp : TSPipe_BracketOp<"producer_try_acquire", "true
     %s = tspipe.producer_acquire @ring ready(%ready)
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
   let results = (outs I1:$ready);
-  let assemblyFormat = "$pipeline attr-dict";
+  let assemblyFormat = "$pipeline (`group` `(` $group^ `)`)? attr-dict";
 }
 
 def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
@@ -302,9 +368,13 @@ def TSPipe_ProducerAcquireOp : TSPipe_BracketOp<"producer_acquire", "true"> {
     %bar = tspipe.full_barrier %s : !llvm.ptr<3>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group,
+                       Optional<I1>:$ready);
   let results = (outs TSPipe_StageType:$stage);
-  let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+  let assemblyFormat = [{
+    $pipeline (`group` `(` $group^ `)`)? (`ready` `(` $ready^ `)`)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -323,8 +393,9 @@ def TSPipe_ProducerCommitOp : TSPipe_BracketOp<"producer_commit", "true"> {
     tspipe.producer_commit @ring
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline);
-  let assemblyFormat = "$pipeline attr-dict";
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
+  let assemblyFormat = "$pipeline (`group` `(` $group^ `)`)? attr-dict";
 }
 
 def TSPipe_ProducerTailOp : TSPipe_BracketOp<"producer_tail", "true"> {
@@ -344,8 +415,9 @@ def TSPipe_ProducerTailOp : TSPipe_BracketOp<"producer_tail", "true"> {
     tspipe.producer_tail @ring
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline);
-  let assemblyFormat = "$pipeline attr-dict";
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
+  let assemblyFormat = "$pipeline (`group` `(` $group^ `)`)? attr-dict";
 }
 
 def TSPipe_ConsumerTryWaitOp : TSPipe_BracketOp<"consumer_try_wait", "false"> {
@@ -362,9 +434,10 @@ def TSPipe_ConsumerTryWaitOp : TSPipe_BracketOp<"consumer_try_wait", "false"> {
     %s = tspipe.consumer_wait @ring ready(%ready)
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline);
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
   let results = (outs I1:$ready);
-  let assemblyFormat = "$pipeline attr-dict";
+  let assemblyFormat = "$pipeline (`group` `(` $group^ `)`)? attr-dict";
 }
 
 def TSPipe_ConsumerWaitOp : TSPipe_BracketOp<"consumer_wait", "false"> {
@@ -383,9 +456,13 @@ def TSPipe_ConsumerWaitOp : TSPipe_BracketOp<"consumer_wait", "false"> {
     %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline, Optional<I1>:$ready);
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group,
+                       Optional<I1>:$ready);
   let results = (outs TSPipe_StageType:$stage);
-  let assemblyFormat = "$pipeline (`ready` `(` $ready^ `)`)? attr-dict";
+  let assemblyFormat = [{
+    $pipeline (`group` `(` $group^ `)`)? (`ready` `(` $ready^ `)`)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -403,8 +480,9 @@ def TSPipe_ConsumerReleaseOp : TSPipe_BracketOp<"consumer_release", "false"> {
     tspipe.consumer_release @ring
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline);
-  let assemblyFormat = "$pipeline attr-dict";
+  let arguments = (ins FlatSymbolRefAttr:$pipeline,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
+  let assemblyFormat = "$pipeline (`group` `(` $group^ `)`)? attr-dict";
 }
 
 def TSPipe_CurrentStageOp : TSPipe_BracketOp<"current_stage", "getRole() == Role::Producer"> {
@@ -420,9 +498,10 @@ def TSPipe_CurrentStageOp : TSPipe_BracketOp<"current_stage", "getRole() == Role
     %s = tspipe.current_stage @ring consumer
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$pipeline, TSPipe_Role:$role);
+  let arguments = (ins FlatSymbolRefAttr:$pipeline, TSPipe_Role:$role,
+                       OptionalAttr<FlatSymbolRefAttr>:$group);
   let results = (outs TSPipe_StageType:$stage);
-  let assemblyFormat = "$pipeline $role attr-dict";
+  let assemblyFormat = "$pipeline $role (`group` `(` $group^ `)`)? attr-dict";
   let hasVerifier = 1;
 }
 
