@@ -123,7 +123,7 @@ def _too_many_warps():
     line = here(); t = k.task("t", 0, 1)  # noqa: E702
     with t.domain_loop(0, 1):
         pass
-    return k, None
+    return k, None, "R18"
 
 
 def _task_outside_the_kernel():
@@ -161,12 +161,14 @@ def _uneven_buffer():
 
 @pytest.mark.parametrize("make", [_too_many_warps, _task_outside_the_kernel,
                                   _overlapping_tasks, _uneven_buffer])
-def test_shape_errors_of_the_verifier_carry_x9(make):
-    k, line = make()
+def test_shape_errors_of_the_verifier_carry_their_rule(make):
+    # The CTA's warp count is TS's R18 (warps in [1, 32]); the rest of the
+    # kernel's shape is X9.
+    k, line, *rule = make()
     with pytest.raises(ScheduleError) as info:
         k.build()
     err = info.value
-    assert err.rule == "X9", str(err)
+    assert err.rule == (rule[0] if rule else "X9"), str(err)
     assert all(d.rule is not None for d in err.diagnostics), err.diagnostics
     assert THIS_FILE in err.location, err.location
     if line is not None:
