@@ -80,6 +80,22 @@ Value KernelLowering::ctaRank(OpBuilder &b, Location loc) {
   return rank;
 }
 
+Value KernelLowering::broadcastLane0(OpBuilder &b, Location loc, Value v) {
+  return NVVM::ShflOp::create(
+      b, loc, v.getType(), constI32(b, loc, -1), v, constI32(b, loc, 0),
+      constI32(b, loc, 31),
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+      UnitAttr());
+}
+
+Value KernelLowering::sharedBase(OpBuilder &b, Location loc,
+                                 LLVM::GlobalOp smem) {
+  Value symbol = LLVM::AddressOfOp::create(b, loc, smem);
+  Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), symbol);
+  return LLVM::IntToPtrOp::create(b, loc, symbol.getType(),
+                                  broadcastLane0(b, loc, addr));
+}
+
 LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   Location loc = kernel.getLoc();
   tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
@@ -87,13 +103,9 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   // prove it warp-uniform: task dispatch on it then needs no warp
   // reconvergence (WARPSYNC, BSSY/BSYNC) around the elect and wait loops.
   Value warpOfThread = arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
-  warp = NVVM::ShflOp::create(
-      b, loc, b.getI32Type(), constI32(b, loc, -1), warpOfThread,
-      constI32(b, loc, 0), constI32(b, loc, 31),
-      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
-      UnitAttr());
+  warp = broadcastLane0(b, loc, warpOfThread);
   lane = arith::RemUIOp::create(b, loc, tid, constI32(b, loc, 32));
-  Value base = LLVM::AddressOfOp::create(b, loc, smem);
+  Value base = sharedBase(b, loc, smem);
 
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();

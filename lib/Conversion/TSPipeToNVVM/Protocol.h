@@ -210,9 +210,9 @@ public:
   KernelLowering(KernelOp kernel, int64_t hangTimeout)
       : kernel(kernel), hangTimeout(hangTimeout) {}
 
-  /// Computes thread/warp ids and each pipeline's barrier and buffer
-  /// addresses at the builder's insertion point; rejects pipeline kinds the
-  /// lowering does not cover.
+  /// Computes thread/warp ids, the shared memory base and each pipeline's
+  /// barrier and buffer addresses at the builder's insertion point; rejects
+  /// pipeline kinds the lowering does not cover.
   LogicalResult prepare(OpBuilder &b, LLVM::GlobalOp smem);
   /// The pipeline groups: which member initializes each shared barrier
   /// array; rejects groups the lowering does not cover.
@@ -234,6 +234,20 @@ public:
   Value constI32(OpBuilder &b, Location loc, int64_t v);
 
 private:
+  /// `v` (an i32) of lane 0 of the warp, `shfl.sync.idx` over the full warp
+  /// (PTX ISA 9.7.9.6): a value ptxas then knows to be warp-uniform. Emitted
+  /// only where the whole warp runs (kernel entry, before the task
+  /// dispatch).
+  Value broadcastLane0(OpBuilder &b, Location loc, Value v);
+  /// The dynamic shared memory `smem` as a `!llvm.ptr<3>` computed once at
+  /// kernel entry: its 32-bit shared::cta address broadcast from lane 0.
+  /// Every barrier and stage buffer address is an offset from it. Taken from
+  /// the symbol in each use, LLVM rematerializes the address in every task
+  /// branch (in a kernel that may run in a cluster, ptxas reads the
+  /// shared window from the CTA's cluster id there each time); the one
+  /// shuffled value stays in a uniform register for the whole kernel.
+  Value sharedBase(OpBuilder &b, Location loc, LLVM::GlobalOp smem);
+
   KernelOp kernel;
   int64_t hangTimeout;
   llvm::StringMap<PipelineLowering> pipelines;

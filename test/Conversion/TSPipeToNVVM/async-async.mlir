@@ -13,11 +13,16 @@
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-DAG:     %[[C31:.*]] = arith.constant 31 : i32
 // CHECK-DAG:     %[[ALL:.*]] = arith.constant -1 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // The warp index is broadcast from lane 0 (warp-uniform task dispatch).
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[WARP_T:.*]] = arith.divui %[[TID]], %[[C32]]
 // CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %[[ALL]], %[[WARP_T]], %[[C0]], %[[C31]] : i32 -> i32
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %[[ALL]], %[[SYM32]], %[[C0]], %[[C31]] : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         %[[IS_W0:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]]
 // CHECK:         scf.if %[[IS_W0]] {
@@ -233,7 +238,12 @@ gpu.module @m {
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : i32
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         scf.for %[[S:.*]] = %[[C0]] to %[[C16]] step %[[C1]] : i32 {
 // CHECK-NEXT:      %[[FI:.*]] = llvm.getelementptr %[[BASE]][%[[S]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64

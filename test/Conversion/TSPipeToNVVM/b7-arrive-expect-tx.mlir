@@ -9,7 +9,12 @@
 
 // CHECK-LABEL: gpu.func @b7_tma_async_one_stage
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
 // CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]
@@ -49,7 +54,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 
 // CHECK-LABEL: gpu.func @b7_tma_umma_one_stage
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
 // CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]

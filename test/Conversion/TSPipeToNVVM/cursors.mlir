@@ -89,8 +89,13 @@ gpu.module @m {
 
 // CHECK-LABEL: gpu.func @accessors
 // CHECK-DAG:     %[[STAGE_BYTES:.*]] = arith.constant 512 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
-// CHECK-DAG:     %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
+// CHECK:         %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %c0_i32
 // CHECK:           %[[I:.*]] = arith.index_cast %[[IDX]] : i32 to index
 // CHECK:           %[[FULL:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64

@@ -12,7 +12,12 @@
 // CHECK-LABEL: gpu.func @one_cta
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 32768 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.init %[[BASE]], %[[C1]]
 // CHECK:         nvvm.mbarrier.init %[[EMPTY]], %[[C1]]

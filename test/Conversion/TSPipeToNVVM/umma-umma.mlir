@@ -9,7 +9,12 @@
 // UmmaUmma has no interleaved or split-cursor form (R4, R6, R7).
 
 // CHECK-LABEL: gpu.func @one_cta
-// CHECK-DAG:     %[[BASE:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem
+// CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared memory base, once at kernel entry: the 32-bit shared
+// address of the symbol, broadcast from lane 0.
+// CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
 // CHECK:         nvvm.mbarrier.init %[[EMPTY]], %c1_i32
