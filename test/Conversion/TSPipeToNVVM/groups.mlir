@@ -12,7 +12,11 @@
 // CHECK-LABEL: gpu.func @merge_async
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
-// CHECK-DAG:     %[[F_A:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[F_A_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[F_A_SYM32:.*]] = llvm.ptrtoint %[[F_A_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[F_A_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[F_A_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[F_A:.*]] = llvm.inttoptr %[[F_A_B32]] : i32 to !llvm.ptr<3>
 // CHECK-DAG:     %[[E_SHARED:.*]] = llvm.getelementptr %[[F_A]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-DAG:     %[[F_B:.*]] = llvm.getelementptr %[[F_A]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.init %[[F_A]], %[[C32]]
@@ -87,7 +91,11 @@ gpu.func @merge_async(%n: index) kernel {
 // F_shared and arrives on its own empty barrier.
 // CHECK-LABEL: gpu.func @fork_async
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-DAG:     %[[F_SHARED:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[F_SHARED_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[F_SHARED_SYM32:.*]] = llvm.ptrtoint %[[F_SHARED_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[F_SHARED_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[F_SHARED_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[F_SHARED:.*]] = llvm.inttoptr %[[F_SHARED_B32]] : i32 to !llvm.ptr<3>
 // CHECK-DAG:     %[[E_X:.*]] = llvm.getelementptr %[[F_SHARED]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-DAG:     %[[E_Y:.*]] = llvm.getelementptr %[[F_SHARED]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.init %[[F_SHARED]], %[[C32]]
@@ -163,7 +171,11 @@ gpu.func @fork_async(%n: index) kernel {
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
 // CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : i32
-// CHECK-DAG:     %[[F_T:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[F_T_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[F_T_SYM32:.*]] = llvm.ptrtoint %[[F_T_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[F_T_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[F_T_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[F_T:.*]] = llvm.inttoptr %[[F_T_B32]] : i32 to !llvm.ptr<3>
 // CHECK-DAG:     %[[E_SHARED:.*]] = llvm.getelementptr %[[F_T]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-DAG:     %[[F_A:.*]] = llvm.getelementptr %[[F_T]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.init %[[F_T]], %[[C1]]

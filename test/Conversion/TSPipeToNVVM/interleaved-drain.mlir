@@ -14,8 +14,12 @@
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[CM2:.*]] = arith.constant -2 : i32
-// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[SMEM_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[SMEM_SYM32:.*]] = llvm.ptrtoint %[[SMEM_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[SMEM_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SMEM_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[SMEM:.*]] = llvm.inttoptr %[[SMEM_B32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[E:.*]] = llvm.getelementptr %[[SMEM]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // Producer warps 1 and 2: the lane is warp - 1; the cursor starts there at
 // phase 1 and steps by 2, wrapping at 4 with a phase flip.

@@ -19,9 +19,13 @@
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
 // CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
-// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[SMEM_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : i32
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[SMEM_SYM32:.*]] = llvm.ptrtoint %[[SMEM_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[SMEM_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SMEM_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[SMEM:.*]] = llvm.inttoptr %[[SMEM_B32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[E:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // Producer.
 // CHECK:         scf.if

@@ -11,7 +11,11 @@
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// CHECK-DAG:     %[[SMEM_SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
+// The shared-memory base, once at kernel entry (32-bit, from lane 0).
+// CHECK:         %[[SMEM_SYM32:.*]] = llvm.ptrtoint %[[SMEM_SYM]] : !llvm.ptr<3> to i32
+// CHECK:         %[[SMEM_B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SMEM_SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK:         %[[SMEM:.*]] = llvm.inttoptr %[[SMEM_B32]] : i32 to !llvm.ptr<3>
 // CHECK:         %[[E:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // Producer (warp 0).
 // CHECK:         scf.if
