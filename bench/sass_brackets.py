@@ -28,13 +28,10 @@ one), cuobjdump on PATH, in this interpreter's NVIDIA wheels
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import re
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -42,25 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "crosscheck"))
 
 import ptx_compare as P  # noqa: E402
+from nvtools import find_tool  # noqa: E402
 
 _SASS = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);")
 _MARK_LINE = re.compile(r"^\s*//\s*XMARK\s+(\d+)\s*$", re.M)
-
-
-def find_tool(name, given=None):
-    """``given``, else ``name`` on PATH, else in this interpreter's NVIDIA
-    wheels (bench/sass_size.py looks the same way; importing it would put
-    the source tree's python/ before the installed package)."""
-    if given:
-        return given
-    found = shutil.which(name)
-    if found:
-        return found
-    purelib = sysconfig.get_paths()["purelib"]
-    for cand in glob.glob(os.path.join(purelib, "nvidia", "**", "bin", name),
-                          recursive=True):
-        return cand
-    return None
 
 
 def assemble(ptxas, cuobjdump, ptx, arch, tmp):

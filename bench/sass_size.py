@@ -21,13 +21,10 @@ Tools are found on PATH, then in the NVIDIA wheels of this interpreter
 from __future__ import annotations
 
 import argparse
-import glob
-import os
 import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -35,21 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from tspipe.runtime.meta import extract_gpu_objects  # noqa: E402
+from nvtools import find_tool  # noqa: E402
 
 SASS_LINE = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
-
-
-def find_tool(name: str, given: str | None) -> str | None:
-    if given:
-        return given
-    found = shutil.which(name)
-    if found:
-        return found
-    purelib = sysconfig.get_paths()["purelib"]
-    for cand in glob.glob(os.path.join(purelib, "nvidia", "**", "bin", name),
-                          recursive=True):
-        return cand
-    return None
 
 
 def lower(tspipe_opt: str, src: Path) -> str:
