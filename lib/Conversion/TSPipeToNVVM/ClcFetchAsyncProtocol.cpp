@@ -81,10 +81,7 @@ public:
                                          ctx.constI32(t));
     ctx.emitIf(ctx.andGates(gate, arming), [&] {
       if (t == 1) {
-        NVVM::MBarrierArriveExpectTxOp::create(
-            ctx.b, ctx.loc, Type(), ctx.fullBarrier(index),
-            ctx.constI32(cfg.getNumBytes()), NVVM::MemScopeKind::CTA, false,
-            Value());
+        ctx.expectTx(index);
         return;
       }
       ctx.remoteArriveExpectTx(ctx.fullBarrier(index), lane,

@@ -117,6 +117,16 @@ struct BracketContext {
   void emitIf(Value cond, function_ref<void()> body);
   /// `a && b` where either may be null (null: true).
   Value andGates(Value a, Value b);
+  /// The TaskWarpLeader gate (`warp index == the task's first warp`), or
+  /// null when `taskWarpLeader` is false (every warp of the task signals).
+  Value firstWarpGate(bool taskWarpLeader);
+  /// `mbarrier.arrive.expect_tx` (CTA scope) of the pipeline's num_bytes
+  /// on the full barrier of stage `index`, by the calling thread.
+  void expectTx(Value index);
+  /// Arms the full barrier of stage `index` for its transaction bytes: under
+  /// `gate` (null: every thread of the task), one elected thread per warp
+  /// issues `expectTx` (TmaAsync and TmaUmma producer_acquire).
+  void armFullElected(Value index, Value gate);
 
   // Cluster primitives (docs/Protocols.md, Clusters). A barrier of another
   // CTA is reached by mapping the local shared::cta address of the same

@@ -50,6 +50,27 @@ Value BracketContext::andGates(Value x, Value y) {
   return x ? x : y;
 }
 
+Value BracketContext::firstWarpGate(bool taskWarpLeader) {
+  if (!taskWarpLeader)
+    return Value();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                               kernel.warpIdx(), constI32(task.getWarpIdx()));
+}
+
+void BracketContext::expectTx(Value index) {
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), fullBarrier(index), constI32(config().getNumBytes()),
+      NVVM::MemScopeKind::CTA, false, Value());
+}
+
+void BracketContext::armFullElected(Value index, Value gate) {
+  emitIf(gate, [&] {
+    Value elected =
+        NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+    emitIf(elected, [&] { expectTx(index); });
+  });
+}
+
 Value BracketContext::ctaRank() { return kernel.ctaRank(b, loc); }
 
 Value BracketContext::mapaToCta(Value localBarrier, Value rank) {

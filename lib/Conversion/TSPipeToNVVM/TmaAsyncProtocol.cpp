@@ -68,21 +68,7 @@ public:
     // stage's transaction bytes; with TaskWarpLeader only the task's first
     // warp does.
     Value armGate = twl ? ctx.ctaGate(sig) : gate;
-    Value warpGate;
-    if (twl)
-      warpGate = arith::CmpIOp::create(
-          ctx.b, ctx.loc, arith::CmpIPredicate::eq, ctx.kernel.warpIdx(),
-          ctx.constI32(ctx.task.getWarpIdx()));
-    ctx.emitIf(ctx.andGates(armGate, warpGate), [&] {
-      Value elected =
-          NVVM::ElectSyncOp::create(ctx.b, ctx.loc, ctx.b.getI1Type(), Value());
-      ctx.emitIf(elected, [&] {
-        NVVM::MBarrierArriveExpectTxOp::create(
-            ctx.b, ctx.loc, Type(), ctx.fullBarrier(index),
-            ctx.constI32(cfg.getNumBytes()), NVVM::MemScopeKind::CTA, false,
-            Value());
-      });
-    });
+    ctx.armFullElected(index, ctx.andGates(armGate, ctx.firstWarpGate(twl)));
     if (cfg.getAdvanceOnAcquire())
       ctx.advanceAfterGated(c, cfg.getAcquireStride(), gate);
     return index;

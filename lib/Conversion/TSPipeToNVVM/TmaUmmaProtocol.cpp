@@ -53,22 +53,9 @@ public:
       lead = arith::CmpIOp::create(ctx.b, ctx.loc, arith::CmpIPredicate::eq,
                                    inPair, ctx.constI32(0));
     }
-    Value warpGate;
-    if (bitEnumContainsAny(cfg.getProducerSignaling(),
-                           SignalingThreads::TaskWarpLeader))
-      warpGate = arith::CmpIOp::create(
-          ctx.b, ctx.loc, arith::CmpIPredicate::eq, ctx.kernel.warpIdx(),
-          ctx.constI32(ctx.task.getWarpIdx()));
-    ctx.emitIf(ctx.andGates(lead, warpGate), [&] {
-      Value elected =
-          NVVM::ElectSyncOp::create(ctx.b, ctx.loc, ctx.b.getI1Type(), Value());
-      ctx.emitIf(elected, [&] {
-        NVVM::MBarrierArriveExpectTxOp::create(
-            ctx.b, ctx.loc, Type(), ctx.fullBarrier(index),
-            ctx.constI32(cfg.getNumBytes()), NVVM::MemScopeKind::CTA, false,
-            Value());
-      });
-    });
+    bool twl = bitEnumContainsAny(cfg.getProducerSignaling(),
+                                  SignalingThreads::TaskWarpLeader);
+    ctx.armFullElected(index, ctx.andGates(lead, ctx.firstWarpGate(twl)));
     if (cfg.getAdvanceOnAcquire())
       ctx.advance(c, cfg.getAcquireStride());
     return index;
