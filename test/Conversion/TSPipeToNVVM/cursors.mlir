@@ -4,19 +4,29 @@
 // once, the release task uses its own lagging release cursor.
 
 // CHECK-LABEL: gpu.func @advance_on_wait
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // Waiter: one loop-carried cursor that advances after the wait.
 // CHECK:         scf.if
-// CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %c0_i32, %[[WPH:.*]] = %c0_i32)
-// CHECK:             nvvm.mbarrier.try_wait.parity %{{.*}}, %[[WPH]]
-// CHECK:             arith.addi %[[WIDX]], %c1_i32
+// CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %[[C0]], %[[WPH:.*]] = %[[C0]])
+// CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[WIDX]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[F]], %[[WPH]]
+// CHECK:             %[[WN:.*]] = arith.addi %[[WIDX]], %[[C1]]
+// CHECK:             arith.cmpi sge, %[[WN]], %[[C2]] : i32
 // CHECK-NOT:         nvvm.mbarrier.arrive
 // CHECK:             scf.yield
 // Releaser: arrives on the empty barrier of its release cursor.
 // CHECK:         scf.if
-// CHECK:           scf.for {{.*}} iter_args(%[[RIDX:.*]] = %c0_i32, %{{.*}} = %c0_i32)
+// CHECK:           scf.for {{.*}} iter_args(%[[RIDX:.*]] = %[[C0]], %[[RPH:.*]] = %[[C0]])
 // CHECK-NOT:         nvvm.mbarrier.try_wait.parity
-// CHECK:             %[[E:.*]] = llvm.getelementptr %{{.*}}[%[[RIDX]]]
+// CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[RIDX]]]
 // CHECK:             nvvm.mbarrier.arrive %[[E]]
+// CHECK:             %[[RN:.*]] = arith.addi %[[RIDX]], %[[C1]]
+// CHECK:             arith.cmpi sge, %[[RN]], %[[C2]] : i32
+// CHECK:             arith.xori %[[RPH]], %[[C1]] : i32
 gpu.module @m {
   gpu.func @advance_on_wait(%n: index) kernel {
     %c0 = arith.constant 0 : index
@@ -88,6 +98,7 @@ gpu.module @m {
 // (buffer base + index * stage bytes).
 
 // CHECK-LABEL: gpu.func @accessors
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[STAGE_BYTES:.*]] = arith.constant 512 : i32
 // CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // The shared memory base, once at kernel entry: the 32-bit shared
@@ -95,13 +106,15 @@ gpu.module @m {
 // CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
 // CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
-// CHECK:         %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %c0_i32
+// CHECK-DAG:     %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-DAG:     %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %[[C0]]
+// CHECK:           %[[EB:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:           %[[I:.*]] = arith.index_cast %[[IDX]] : i32 to index
 // CHECK:           %[[FULL:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:           %[[OFF:.*]] = arith.muli %[[IDX]], %[[STAGE_BYTES]] : i32
 // CHECK:           %[[SLICE:.*]] = llvm.getelementptr %[[BUF]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK:           "test.use"(%[[I]], %[[FULL]], %{{.*}}, %[[SLICE]])
+// CHECK:           "test.use"(%[[I]], %[[FULL]], %[[EB]], %[[SLICE]])
 gpu.module @m {
   gpu.func @accessors(%n: index) kernel {
     %c0 = arith.constant 0 : index

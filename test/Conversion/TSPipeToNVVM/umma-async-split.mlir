@@ -43,7 +43,7 @@
 // CHECK:         }
 // Releaser (warps 5-8): every thread arrives on E[cr]; no wait.
 // CHECK:         scf.if
-// CHECK:           scf.for %{{.*}} iter_args(%[[CR:.*]] = %[[C0]], %{{.*}} = %[[C0]]) -> (i32, i32)
+// CHECK:           scf.for %{{.*}} iter_args(%[[CR:.*]] = %[[C0]], %[[CRPH:.*]] = %[[C0]]) -> (i32, i32)
 // CHECK-NOT:         nvvm.mbarrier.try_wait
 // CHECK:             %[[ECR:.*]] = llvm.getelementptr %[[E]][%[[CR]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK-NEXT:        nvvm.mbarrier.arrive %[[ECR]] : !llvm.ptr<3>
