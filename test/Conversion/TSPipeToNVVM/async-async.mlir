@@ -46,10 +46,10 @@
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:             %[[NEXT:.*]] = arith.addi %[[PIDX]], %[[C1]]
+// CHECK-DAG:         %[[NEXT:.*]] = arith.addi %[[PIDX]], %[[C1]]
 // CHECK:             %[[WRAP:.*]] = arith.cmpi sge, %[[NEXT]], %[[C2]]
 // CHECK:             arith.select %[[WRAP]]
-// CHECK:             %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
+// CHECK-DAG:         %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
 // CHECK:             arith.select %[[WRAP]], %[[FLIP]], %[[PPH]]
 // CHECK:             scf.yield
 // Drain: num_stages parity waits on the empty barriers (straight-line for
@@ -155,7 +155,7 @@ gpu.module @m {
 // CHECK:         scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
 // CHECK:           %[[READY:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NOT:.*]] = arith.xori %[[READY]], %[[TRUE]]
+// CHECK-DAG:       %[[NOT:.*]] = arith.xori %[[READY]], %[[TRUE]]
 // CHECK:           scf.if %[[NOT]] {
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           }
@@ -164,7 +164,7 @@ gpu.module @m {
 // CHECK:         scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[C]]]
 // CHECK:           %[[CREADY:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]]
+// CHECK-DAG:       %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]]
 // CHECK:           scf.if %[[CNOT]] {
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           }
@@ -224,12 +224,12 @@ gpu.module @m {
 // CHECK:           %[[G:.*]]:2 = scf.if %[[LAST]] -> (i32, i32) {
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[P]]]
 // CHECK:             nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:             %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
+// CHECK-DAG:         %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
 // CHECK:             %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:         %[[PWR:.*]] = arith.addi %[[P]], %[[CM1]] : i32
-// CHECK:             %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
-// CHECK:             %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:             %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:         %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
+// CHECK-DAG:         %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:             scf.yield %[[PX]], %[[PPX]] : i32, i32
 // CHECK:           } else {
 // CHECK:             scf.yield %[[P]], %[[PPH]] : i32, i32

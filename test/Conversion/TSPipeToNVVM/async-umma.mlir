@@ -116,7 +116,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
 // CHECK:           %[[R:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
+// CHECK-DAG:       %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
 // CHECK:           scf.if %[[NR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
@@ -124,7 +124,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
 // CHECK:           %[[CR:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
+// CHECK-DAG:       %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
 // CHECK:           scf.if %[[NCR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
@@ -193,14 +193,14 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK-DAG:         %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
 // CHECK:             nvvm.elect.sync
 // CHECK:             nvvm.tcgen05.commit %[[E2]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
-// CHECK:           %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[CIDX]], %[[CM1]] : i32
-// CHECK:           %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[LEAD]], %[[CX]], %[[CIDX]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[LEAD]], %[[CPX]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[LEAD]], %[[CX]], %[[CIDX]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[LEAD]], %[[CPX]], %[[CPH]] : i32
 // CHECK:           scf.yield %[[CNI]], %[[CNP]] : i32, i32
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @pair(%n: index) kernel {
@@ -251,7 +251,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]]
 // CHECK:           nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:           %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
+// CHECK-DAG:       %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
 // CHECK:           arith.cmpi sge, %[[N]], %[[C4]] : i32
 // CHECK:           scf.yield
 // CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
@@ -303,20 +303,20 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         %[[PEND:.*]]:4 = scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]], %[[PC:.*]] = %[[C0]], %[[PCPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
-// CHECK:           %[[PN:.*]] = arith.addi %[[P]], %[[C1]]
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[P]], %[[C1]]
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[P]], %[[CM1]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PC]]]
 // CHECK-NEXT:      nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:           %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]]
+// CHECK-DAG:       %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]]
 // CHECK:           %[[PCW:.*]] = arith.cmpi sge, %[[PCN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PCNIWR:.*]] = arith.addi %[[PC]], %[[CM1]] : i32
-// CHECK:           %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
-// CHECK:           %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
-// CHECK:           %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
+// CHECK-DAG:       %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
+// CHECK-DAG:       %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
 // CHECK:           scf.yield %[[PNI]], %[[PNP]], %[[PCNI]], %[[PCNP]] : i32, i32, i32, i32
 // CHECK:         %[[E0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#2]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[E0]], %[[PEND]]#3
@@ -370,12 +370,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK-NOT:     scf.if
 // CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:         %[[D1IWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[D1I:.*]] = arith.select %[[DW]], %[[D1IWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[D1I:.*]] = arith.select %[[DW]], %[[D1IWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK-NOT:     scf.if
 // CHECK:         %[[D1:.*]] = llvm.getelementptr %[[EMPTY]][%[[D1I]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]
@@ -444,12 +444,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
 // CHECK-NOT:       nvvm.mapa
 // CHECK:           nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:           %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[PIDX]], %[[CM1]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:           scf.yield %[[PNI]], %[[PNP]] : i32, i32
 // Drain: 2 waits on E on every CTA, from the loop's final cursor.
 // CHECK-NOT:     scf.if

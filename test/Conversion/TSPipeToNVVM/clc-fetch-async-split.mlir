@@ -61,12 +61,12 @@
 // CHECK:             %[[PEER_F:.*]] = nvvm.mapa %[[FP]], %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %[[PEER_F]], %[[C16]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
 // CHECK:           }
-// CHECK:           %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[P]], %[[CM1]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK-DAG:       %[[PGI:.*]] = arith.select %[[RANK0]], %[[PNI]], %[[P]] : i32
 // CHECK-DAG:       %[[PGP:.*]] = arith.select %[[RANK0]], %[[PNP]], %[[PPH]] : i32
 // The work's stage is p before the advance: F[p] and response record p.
@@ -75,12 +75,12 @@
 // CHECK-DAG:       %[[REC:.*]] = llvm.getelementptr %[[RESP]][%[[ROFF]]]
 // CHECK:           nvvm.clusterlaunchcontrol.try.cancel multicast, %[[REC]], %[[WF]]
 // CHECK-NOT:       nvvm.mbarrier
-// CHECK:           %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]] : i32
+// CHECK-DAG:       %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]] : i32
 // CHECK:           %[[PCW:.*]] = arith.cmpi sge, %[[PCN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PCNIWR:.*]] = arith.addi %[[PC]], %[[CM1]] : i32
-// CHECK:           %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
-// CHECK:           %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
-// CHECK:           %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
+// CHECK-DAG:       %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
+// CHECK-DAG:       %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
 // CHECK-DAG:       %[[PCGI:.*]] = arith.select %[[RANK0]], %[[PCNI]], %[[PC]] : i32
 // CHECK-DAG:       %[[PCGP:.*]] = arith.select %[[RANK0]], %[[PCNP]], %[[PCPH]] : i32
 // CHECK:           scf.yield %[[PGI]], %[[PGP]], %[[PCGI]], %[[PCGP]] : i32, i32, i32, i32
@@ -99,12 +99,12 @@
 // CHECK:           %[[FC:.*]] = llvm.getelementptr %[[BASE]][%[[C]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[FC]], %[[CPH]]
 // CHECK-NOT:       nvvm.mapa
-// CHECK:           %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CNIWR:.*]] = arith.addi %[[C]], %[[CM1]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[CW]], %[[CNIWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[CW]], %[[CNIWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
 // CHECK-NOT:       nvvm.mapa
 // CHECK:           scf.yield %[[CNI]], %[[CNP]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // Releaser: after its @proxy wait, CTA 0's E[cr] through mapa, cluster
@@ -114,12 +114,12 @@
 // CHECK:           %[[ECR:.*]] = llvm.getelementptr %[[EMPTY]][%[[CR]]]
 // CHECK:           %[[CTA0_E:.*]] = nvvm.mapa %[[ECR]], %[[C0]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK:           nvvm.mbarrier.arrive %[[CTA0_E]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
-// CHECK:           %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
+// CHECK-DAG:       %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
 // CHECK:           %[[CRW:.*]] = arith.cmpi sge, %[[CRN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CRNIWR:.*]] = arith.addi %[[CR]], %[[CM1]] : i32
-// CHECK:           %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRNIWR]], %[[CRN]] : i32
-// CHECK:           %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
-// CHECK:           %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
+// CHECK-DAG:       %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRNIWR]], %[[CRN]] : i32
+// CHECK-DAG:       %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
 // CHECK:           scf.yield %[[CRNI]], %[[CRNP]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // CHECK:         gpu.return
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {

@@ -61,14 +61,14 @@
 // CHECK:           %[[OFF:.*]] = arith.muli %[[PI]], %[[C16]]
 // CHECK:           %[[REC:.*]] = llvm.getelementptr %[[RESP]][%[[OFF]]]
 // CHECK:           nvvm.clusterlaunchcontrol.try.cancel multicast, %[[REC]], %[[F]]
-// CHECK:           %[[PN:.*]] = arith.addi %[[PI]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[PI]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PWR:.*]] = arith.addi %[[PI]], %[[CM1]] : i32
-// CHECK:           %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
-// CHECK:           %[[NEXT_PI:.*]] = arith.select %[[RANK0]], %[[PX]], %[[PI]] : i32
-// CHECK:           %[[NEXT_PPH:.*]] = arith.select %[[RANK0]], %[[PPX]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[NEXT_PI:.*]] = arith.select %[[RANK0]], %[[PX]], %[[PI]] : i32
+// CHECK-DAG:       %[[NEXT_PPH:.*]] = arith.select %[[RANK0]], %[[PPX]], %[[PPH]] : i32
 // CHECK-NOT:       scf.if
 // CHECK:           %[[CF:.*]] = llvm.getelementptr %[[SMEM]][%[[CI]]]
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[CF]], %[[CPH]]
@@ -82,12 +82,12 @@
 // CHECK:           %[[D0:.*]] = llvm.getelementptr %[[EBASE]][%[[PEND]]#0]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
 // CHECK:         }
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:     %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:         scf.if %[[TAIL_RANK0]] {
 // CHECK:           %[[D1:.*]] = llvm.getelementptr %[[EBASE]][%[[D1I]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]

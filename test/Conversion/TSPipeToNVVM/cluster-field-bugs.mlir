@@ -101,20 +101,20 @@ gpu.module @m {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[E0:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]#0]
 // CHECK-NEXT:    nvvm.mbarrier.try_wait.parity %[[E0]], %[[P]]#1
-// CHECK:         %[[N1:.*]] = arith.addi %[[P]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[N1:.*]] = arith.addi %[[P]]#0, %[[C1]] : i32
 // CHECK:         %[[W1:.*]] = arith.cmpi sge, %[[N1]], %[[C3]] : i32
 // CHECK-DAG:     %[[WR1:.*]] = arith.addi %[[P]]#0, %[[CM2]] : i32
-// CHECK:         %[[I1:.*]] = arith.select %[[W1]], %[[WR1]], %[[N1]] : i32
-// CHECK:         %[[FL1:.*]] = arith.xori %[[P]]#1, %[[C1]] : i32
-// CHECK:         %[[PH1:.*]] = arith.select %[[W1]], %[[FL1]], %[[P]]#1 : i32
+// CHECK-DAG:     %[[I1:.*]] = arith.select %[[W1]], %[[WR1]], %[[N1]] : i32
+// CHECK-DAG:     %[[FL1:.*]] = arith.xori %[[P]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[PH1:.*]] = arith.select %[[W1]], %[[FL1]], %[[P]]#1 : i32
 // CHECK:         %[[E1:.*]] = llvm.getelementptr %[[EMPTY]][%[[I1]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[E1]], %[[PH1]]
-// CHECK:         %[[N2:.*]] = arith.addi %[[I1]], %[[C1]] : i32
+// CHECK-DAG:     %[[N2:.*]] = arith.addi %[[I1]], %[[C1]] : i32
 // CHECK:         %[[W2:.*]] = arith.cmpi sge, %[[N2]], %[[C3]] : i32
 // CHECK-DAG:     %[[WR2:.*]] = arith.addi %[[I1]], %[[CM2]] : i32
-// CHECK:         %[[I2:.*]] = arith.select %[[W2]], %[[WR2]], %[[N2]] : i32
-// CHECK:         %[[FL2:.*]] = arith.xori %[[PH1]], %[[C1]] : i32
-// CHECK:         %[[PH2:.*]] = arith.select %[[W2]], %[[FL2]], %[[PH1]] : i32
+// CHECK-DAG:     %[[I2:.*]] = arith.select %[[W2]], %[[WR2]], %[[N2]] : i32
+// CHECK-DAG:     %[[FL2:.*]] = arith.xori %[[PH1]], %[[C1]] : i32
+// CHECK-DAG:     %[[PH2:.*]] = arith.select %[[W2]], %[[FL2]], %[[PH1]] : i32
 // CHECK:         %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[I2]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[E2]], %[[PH2]]
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity

@@ -14,7 +14,7 @@
 // CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %[[C0]], %[[WPH:.*]] = %[[C0]])
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[WIDX]]]
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[F]], %[[WPH]]
-// CHECK:             %[[WN:.*]] = arith.addi %[[WIDX]], %[[C1]]
+// CHECK-DAG:         %[[WN:.*]] = arith.addi %[[WIDX]], %[[C1]]
 // CHECK:             arith.cmpi sge, %[[WN]], %[[C2]] : i32
 // CHECK-NOT:         nvvm.mbarrier.arrive
 // CHECK:             scf.yield
@@ -24,7 +24,7 @@
 // CHECK-NOT:         nvvm.mbarrier.try_wait.parity
 // CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[RIDX]]]
 // CHECK:             nvvm.mbarrier.arrive %[[E]]
-// CHECK:             %[[RN:.*]] = arith.addi %[[RIDX]], %[[C1]]
+// CHECK-DAG:         %[[RN:.*]] = arith.addi %[[RIDX]], %[[C1]]
 // CHECK:             arith.cmpi sge, %[[RN]], %[[C2]] : i32
 // CHECK:             arith.xori %[[RPH]], %[[C1]] : i32
 gpu.module @m {

@@ -428,14 +428,14 @@ gpu.func @merge_tma_umma(%n: index) kernel {
 // CHECK:             scf.if %[[EL]] {
 // CHECK-NEXT:          nvvm.tcgen05.commit %[[REL]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
 // CHECK-NOT:       nvvm.tcgen05.commit
-// CHECK:           %[[CCN:.*]] = arith.addi %[[C]], %[[C1]] : i32
+// CHECK-DAG:       %[[CCN:.*]] = arith.addi %[[C]], %[[C1]] : i32
 // CHECK:           %[[CCW:.*]] = arith.cmpi sge, %[[CCN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CCWR:.*]] = arith.addi %[[C]], %[[CM1]] : i32
-// CHECK:           %[[CCX:.*]] = arith.select %[[CCW]], %[[CCWR]], %[[CCN]] : i32
-// CHECK:           %[[CCFL:.*]] = arith.xori %[[C_PH]], %[[C1]] : i32
-// CHECK:           %[[CCPX:.*]] = arith.select %[[CCW]], %[[CCFL]], %[[C_PH]] : i32
-// CHECK:           %[[CCNI:.*]] = arith.select %[[LEAD]], %[[CCX]], %[[C]] : i32
-// CHECK:           %[[CCNP:.*]] = arith.select %[[LEAD]], %[[CCPX]], %[[C_PH]] : i32
+// CHECK-DAG:       %[[CCX:.*]] = arith.select %[[CCW]], %[[CCWR]], %[[CCN]] : i32
+// CHECK-DAG:       %[[CCFL:.*]] = arith.xori %[[C_PH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CCPX:.*]] = arith.select %[[CCW]], %[[CCFL]], %[[C_PH]] : i32
+// CHECK-DAG:       %[[CCNI:.*]] = arith.select %[[LEAD]], %[[CCX]], %[[C]] : i32
+// CHECK-DAG:       %[[CCNP:.*]] = arith.select %[[LEAD]], %[[CCPX]], %[[C_PH]] : i32
 // CHECK:           scf.yield %[[CCNI]], %[[CCNP]] : i32, i32
 gpu.module @merge_tma_umma_pair [#nvvm.target<chip = "sm_100a">] {
 gpu.func @merge_tma_umma_pair(%n: index) kernel {

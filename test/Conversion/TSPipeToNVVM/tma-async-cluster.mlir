@@ -517,14 +517,14 @@ gpu.module @m {
 // CHECK:             %[[PEER_E:.*]] = nvvm.mapa %[[E2]], %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK:             nvvm.mbarrier.arrive %[[PEER_E]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
 // CHECK:           }
-// CHECK:           %[[CN:.*]] = arith.addi %[[CI]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[CI]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C4]] : i32
 // CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[CI]], %[[CM3]] : i32
-// CHECK:           %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[CLEADER]], %[[CX]], %[[CI]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[CLEADER]], %[[CPX]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[CLEADER]], %[[CX]], %[[CI]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[CLEADER]], %[[CPX]], %[[CPH]] : i32
 // CHECK:           scf.yield %[[CNI]], %[[CNP]] : i32, i32
 gpu.module @m {
   gpu.func @twl_cta_leader_4cta(%n: index) kernel {

@@ -34,7 +34,7 @@
 // CHECK:           %[[PEND:.*]]:2 = scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]]) -> (i32, i32)
 // CHECK:             %[[EP:.*]] = llvm.getelementptr %[[E]][%[[P]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             %[[PREADY:.*]] = nvvm.mbarrier.try_wait %[[EP]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:             %[[PNOT:.*]] = arith.xori %[[PREADY]], %[[TRUE]] : i1
+// CHECK-DAG:         %[[PNOT:.*]] = arith.xori %[[PREADY]], %[[TRUE]] : i1
 // CHECK:             scf.if %[[PNOT]] {
 // CHECK-NEXT:          nvvm.mbarrier.try_wait.parity %[[EP]], %[[PPH]]
 // CHECK-NEXT:        }
@@ -48,12 +48,12 @@
 // The drain: 2 waits on E, the first at the loop's final cursor.
 // CHECK:           %[[D0:.*]] = llvm.getelementptr %[[E]][%[[PEND]]#0]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
-// CHECK:           %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:       %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:           %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:       %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:           %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:           %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:           %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:       %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:       %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:       %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:           %[[D1:.*]] = llvm.getelementptr %[[E]][%[[D1I]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]
 // CHECK-NOT:       nvvm.mbarrier
@@ -63,17 +63,17 @@
 // CHECK:           scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32)
 // CHECK:             %[[FC:.*]] = llvm.getelementptr %[[SMEM]][%[[C]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             %[[CREADY:.*]] = nvvm.mbarrier.try_wait %[[FC]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:             %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]] : i1
+// CHECK-DAG:         %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]] : i1
 // CHECK:             scf.if %[[CNOT]] {
 // CHECK-NEXT:          nvvm.mbarrier.try_wait.parity %[[FC]], %[[CPH]]
 // CHECK-NEXT:        }
 // CHECK-NOT:         nvvm.mbarrier.arrive
-// CHECK:             %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
+// CHECK-DAG:         %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
 // CHECK:             %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:         %[[CWR:.*]] = arith.addi %[[C]], %[[CM1]] : i32
-// CHECK:             %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:             %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:             %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:         %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:         %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
 // CHECK:             scf.yield %[[CX]], %[[CPX]] : i32, i32
 // CHECK-NOT:       nvvm.mbarrier
 // CHECK:         }
@@ -89,12 +89,12 @@
 // CHECK:               %[[ECR:.*]] = llvm.getelementptr %[[E]][%[[CR]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:               nvvm.mbarrier.arrive %[[ECR]] : !llvm.ptr<3>
 // CHECK:             }
-// CHECK:             %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
+// CHECK-DAG:         %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
 // CHECK:             %[[CRW:.*]] = arith.cmpi sge, %[[CRN]], %[[C2]] : i32
 // CHECK-DAG:         %[[CRWR:.*]] = arith.addi %[[CR]], %[[CM1]] : i32
-// CHECK:             %[[CRX:.*]] = arith.select %[[CRW]], %[[CRWR]], %[[CRN]] : i32
-// CHECK:             %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
-// CHECK:             %[[CRPX:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
+// CHECK-DAG:         %[[CRX:.*]] = arith.select %[[CRW]], %[[CRWR]], %[[CRN]] : i32
+// CHECK-DAG:         %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[CRPX:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
 // CHECK:             scf.yield %[[CRX]], %[[CRPX]] : i32, i32
 // CHECK:         gpu.return
 gpu.module @m {

@@ -31,12 +31,12 @@
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
 // CHECK:           }
 // CHECK-NOT:       nvvm.mbarrier.arrive
-// CHECK:           %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C4]] : i32
 // CHECK-DAG:       %[[PWR:.*]] = arith.addi %[[P]], %[[CM3]] : i32
-// CHECK:           %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:           scf.yield %[[PX]], %[[PPX]] : i32, i32
 // Drain: S = 4 waits on E, the first at the loop's final cursor.
 // CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
@@ -217,23 +217,23 @@ gpu.module @m {
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:               %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]]
 // CHECK:               nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]]
-// CHECK:             %[[NEXT:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
+// CHECK-DAG:         %[[NEXT:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
 // CHECK:             %[[W:.*]] = arith.cmpi sge, %[[NEXT]], %[[C4]] : i32
 // CHECK-DAG:         %[[WR:.*]] = arith.addi %[[IDX]], %[[CM2]] : i32
-// CHECK:             %[[NI:.*]] = arith.select %[[W]], %[[WR]], %[[NEXT]] : i32
-// CHECK:             %[[FL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:             %[[NP:.*]] = arith.select %[[W]], %[[FL]], %[[PPH]] : i32
+// CHECK-DAG:         %[[NI:.*]] = arith.select %[[W]], %[[WR]], %[[NEXT]] : i32
+// CHECK-DAG:         %[[FL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[NP:.*]] = arith.select %[[W]], %[[FL]], %[[PPH]] : i32
 // CHECK:             scf.yield %[[NI]], %[[NP]] : i32, i32
 // CHECK:           }
 // Drain: S / stride = 2 waits, from the loop's final cursor, step 2.
 // CHECK:           %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
-// CHECK:           %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C2]] : i32
+// CHECK-DAG:       %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C2]] : i32
 // CHECK:           %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C4]] : i32
 // CHECK-DAG:       %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM2]] : i32
-// CHECK:           %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:           %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:           %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:       %[[D1I:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:       %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:       %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:           %[[D1:.*]] = llvm.getelementptr %[[EMPTY]][%[[D1I]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]
 // CHECK-NOT:       nvvm.mbarrier.try_wait.parity

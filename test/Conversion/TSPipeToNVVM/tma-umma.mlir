@@ -38,12 +38,12 @@
 // CHECK:           }
 // CHECK-NOT:       nvvm.mbarrier.arrive
 // The commit is no instruction, only the advance of p.
-// CHECK:           %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C4]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[PIDX]], %[[CM3]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:           scf.yield %[[PNI]], %[[PNP]] : i32, i32
 // Drain: 4 waits on the empty barriers, the first at the loop's final
 // cursor.
@@ -97,7 +97,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
 // CHECK:           %[[R:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
+// CHECK-DAG:       %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
 // CHECK:           scf.if %[[NR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
@@ -107,7 +107,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
 // CHECK:           %[[CR:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
+// CHECK-DAG:       %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
 // CHECK:           scf.if %[[NCR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
@@ -320,14 +320,14 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             scf.if %[[EL2]] {
 // CHECK-NEXT:          nvvm.tcgen05.commit %[[E2]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
 // The release advance is predicated on the leader gate (unit stride).
-// CHECK:           %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C4]] : i32
 // CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[CIDX]], %[[CM3]] : i32
-// CHECK:           %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[LEAD2]], %[[CX]], %[[CIDX]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[LEAD2]], %[[CPX]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[LEAD2]], %[[CX]], %[[CIDX]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[LEAD2]], %[[CPX]], %[[CPH]] : i32
 // CHECK:           scf.yield %[[CNI]], %[[CNP]] : i32, i32
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @pair(%n: index) kernel {
@@ -517,12 +517,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]]
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]]
-// CHECK:             %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
+// CHECK-DAG:         %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
 // CHECK:             arith.cmpi sge, %[[N]], %[[C4]] : i32
 // CHECK:             scf.yield
 // CHECK:           %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
-// CHECK:           %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C2]] : i32
+// CHECK-DAG:       %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C2]] : i32
 // CHECK:           nvvm.mbarrier.try_wait.parity
 // CHECK-NOT:       nvvm.mbarrier.try_wait.parity
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
@@ -570,22 +570,22 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]], %[[CR:.*]] = %[[C0]], %[[CRPH:.*]] = %[[C0]])
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[C]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[F]], %[[CPH]]
-// CHECK:           %[[CN:.*]] = arith.addi %[[C]], %[[C1]]
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[C]], %[[C1]]
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CNIWR:.*]] = arith.addi %[[C]], %[[CM1]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[CW]], %[[CNIWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[CW]], %[[CNIWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[CR]]]
 // CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
 // CHECK:           scf.if %[[EL]] {
 // CHECK-NEXT:        nvvm.tcgen05.commit %[[E]] : !llvm.ptr<3>
-// CHECK:           %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]]
+// CHECK-DAG:       %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]]
 // CHECK:           %[[CRW:.*]] = arith.cmpi sge, %[[CRN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CRNIWR:.*]] = arith.addi %[[CR]], %[[CM1]] : i32
-// CHECK:           %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRNIWR]], %[[CRN]] : i32
-// CHECK:           %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
-// CHECK:           %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
+// CHECK-DAG:       %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRNIWR]], %[[CRN]] : i32
+// CHECK-DAG:       %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
 // CHECK:           scf.yield %[[CNI]], %[[CNP]], %[[CRNI]], %[[CRNP]] : i32, i32, i32, i32
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @advance_on_wait(%n: index) kernel {
@@ -634,12 +634,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK-NOT:     scf.if
 // CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:         %[[D1IWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[D1I:.*]] = arith.select %[[DW]], %[[D1IWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[D1I:.*]] = arith.select %[[DW]], %[[D1IWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[D1P:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK-NOT:     scf.if
 // CHECK:         %[[D1:.*]] = llvm.getelementptr %[[EMPTY]][%[[D1I]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]

@@ -33,12 +33,12 @@
 // CHECK-NEXT:        nvvm.tcgen05.commit %[[F]] : !llvm.ptr<3>
 // CHECK:           scf.yield
 // Drain: advance once (num_stages - 1), then one wait on that stage.
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:     %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:         %[[LAST:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[LAST]], %[[PH]]
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity
@@ -82,7 +82,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
 // CHECK:           %[[R:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
+// CHECK-DAG:       %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
 // CHECK:           scf.if %[[NR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
@@ -90,7 +90,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
 // CHECK:           %[[CR:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
+// CHECK-DAG:       %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
 // CHECK:           scf.if %[[NCR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
@@ -143,12 +143,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // With V = 1 every CTA drains its own ring (no gate).
 // CHECK-NOT:     scf.if
 // Drain: advance once (num_stages - 1), then one wait on that stage.
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:     %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:         %[[LAST:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]]
 // CHECK:         nvvm.mbarrier.try_wait.parity %[[LAST]], %[[PH]]
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
@@ -220,12 +220,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // Drain on pair leaders only: advance S - 1 = 1 time, wait once.
 // CHECK:         %[[V2:.*]] = arith.remui %[[RANK]], %[[C2]] : i32
 // CHECK:         %[[LEAD2:.*]] = arith.cmpi eq, %[[V2]], %[[C0]] : i32
-// CHECK:         %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
+// CHECK-DAG:     %[[DN:.*]] = arith.addi %[[PEND]]#0, %[[C1]] : i32
 // CHECK:         %[[DW:.*]] = arith.cmpi sge, %[[DN]], %[[C2]] : i32
 // CHECK-DAG:     %[[DWR:.*]] = arith.addi %[[PEND]]#0, %[[CM1]] : i32
-// CHECK:         %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
-// CHECK:         %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
-// CHECK:         %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
+// CHECK-DAG:     %[[IDX:.*]] = arith.select %[[DW]], %[[DWR]], %[[DN]] : i32
+// CHECK-DAG:     %[[DFL:.*]] = arith.xori %[[PEND]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[PH:.*]] = arith.select %[[DW]], %[[DFL]], %[[PEND]]#1 : i32
 // CHECK:         scf.if %[[LEAD2]] {
 // CHECK:           %[[LAST:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[LAST]], %[[PH]]
@@ -285,12 +285,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[F]], %[[CPH]]
 // CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]]
 // CHECK:             nvvm.mbarrier.arrive %[[E]] : !llvm.ptr<3>
-// CHECK:             %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
+// CHECK-DAG:         %[[N:.*]] = arith.addi %[[IDX]], %[[C2]] : i32
 // CHECK:             %[[W:.*]] = arith.cmpi sge, %[[N]], %[[C4]] : i32
 // CHECK-DAG:         %[[WR:.*]] = arith.addi %[[IDX]], %[[CM2]] : i32
-// CHECK:             %[[NI:.*]] = arith.select %[[W]], %[[WR]], %[[N]] : i32
-// CHECK:             %[[FL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:             %[[NP:.*]] = arith.select %[[W]], %[[FL]], %[[CPH]] : i32
+// CHECK-DAG:         %[[NI:.*]] = arith.select %[[W]], %[[WR]], %[[N]] : i32
+// CHECK-DAG:         %[[FL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[NP:.*]] = arith.select %[[W]], %[[FL]], %[[CPH]] : i32
 // CHECK:             scf.yield %[[NI]], %[[NP]] : i32, i32
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @interleaved_consumer(%n: index) kernel {

@@ -51,12 +51,12 @@
 // CHECK:           %[[FC:.*]] = llvm.getelementptr %[[BASE]][%[[C]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[FC]], %[[CPH]]
 // CHECK-NOT:       nvvm.tcgen05.commit
-// CHECK:           %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[C]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[C]], %[[CM1]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
 // CHECK-NOT:       nvvm.tcgen05.commit
 // CHECK:           scf.yield %[[CNI]], %[[CNP]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // Releaser (warp 2): its own cursor cr on @ring; one elected commit to
@@ -68,12 +68,12 @@
 // CHECK:           scf.if %[[EL2]] {
 // CHECK-NEXT:        nvvm.tcgen05.commit %[[ECR]] : !llvm.ptr<3>
 // CHECK-NEXT:      }
-// CHECK:           %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
+// CHECK-DAG:       %[[CRN:.*]] = arith.addi %[[CR]], %[[C1]] : i32
 // CHECK:           %[[CRW:.*]] = arith.cmpi sge, %[[CRN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CRWR:.*]] = arith.addi %[[CR]], %[[CM1]] : i32
-// CHECK:           %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRWR]], %[[CRN]] : i32
-// CHECK:           %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
-// CHECK:           %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
+// CHECK-DAG:       %[[CRNI:.*]] = arith.select %[[CRW]], %[[CRWR]], %[[CRN]] : i32
+// CHECK-DAG:       %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CRNP:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
 // CHECK:           scf.yield %[[CRNI]], %[[CRNP]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // CHECK:         gpu.return
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
@@ -143,12 +143,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             %[[EP:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[EP]], %[[PPH]]
 // CHECK:           }
-// CHECK:           %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[P]], %[[CM1]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK-DAG:       %[[PGI:.*]] = arith.select %[[LEAD]], %[[PNI]], %[[P]] : i32
 // CHECK-DAG:       %[[PGP:.*]] = arith.select %[[LEAD]], %[[PNP]], %[[PPH]] : i32
 // CHECK:           scf.if %[[LEAD]] {
@@ -159,12 +159,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             %[[EL:.*]] = nvvm.elect.sync -> i1
 // CHECK:             scf.if %[[EL]] {
 // CHECK-NEXT:          nvvm.tcgen05.commit %[[FPC]], multicast_mask = %[[MASK]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
-// CHECK:           %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]] : i32
+// CHECK-DAG:       %[[PCN:.*]] = arith.addi %[[PC]], %[[C1]] : i32
 // CHECK:           %[[PCW:.*]] = arith.cmpi sge, %[[PCN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PCNIWR:.*]] = arith.addi %[[PC]], %[[CM1]] : i32
-// CHECK:           %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
-// CHECK:           %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
-// CHECK:           %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
+// CHECK-DAG:       %[[PCNI:.*]] = arith.select %[[PCW]], %[[PCNIWR]], %[[PCN]] : i32
+// CHECK-DAG:       %[[PCFL:.*]] = arith.xori %[[PCPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PCNP:.*]] = arith.select %[[PCW]], %[[PCFL]], %[[PCPH]] : i32
 // The commit cursor moves on every CTA: no select on the gate.
 // CHECK:           scf.yield %[[PGI]], %[[PGP]], %[[PCNI]], %[[PCNP]] : i32, i32, i32, i32
 // The drain follows pc, on every CTA.
@@ -188,14 +188,14 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:             %[[EL2:.*]] = nvvm.elect.sync -> i1
 // CHECK:             scf.if %[[EL2]] {
 // CHECK-NEXT:          nvvm.tcgen05.commit %[[EC]], multicast_mask = %[[MASK2]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
-// CHECK:           %[[CCN:.*]] = arith.addi %[[CI]], %[[C1]] : i32
+// CHECK-DAG:       %[[CCN:.*]] = arith.addi %[[CI]], %[[C1]] : i32
 // CHECK:           %[[CCW:.*]] = arith.cmpi sge, %[[CCN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CCWR:.*]] = arith.addi %[[CI]], %[[CM1]] : i32
-// CHECK:           %[[CCX:.*]] = arith.select %[[CCW]], %[[CCWR]], %[[CCN]] : i32
-// CHECK:           %[[CCFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CCPX:.*]] = arith.select %[[CCW]], %[[CCFL]], %[[CPH]] : i32
-// CHECK:           %[[CCNI:.*]] = arith.select %[[LEAD2]], %[[CCX]], %[[CI]] : i32
-// CHECK:           %[[CCNP:.*]] = arith.select %[[LEAD2]], %[[CCPX]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CCX:.*]] = arith.select %[[CCW]], %[[CCWR]], %[[CCN]] : i32
+// CHECK-DAG:       %[[CCFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CCPX:.*]] = arith.select %[[CCW]], %[[CCFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CCNI:.*]] = arith.select %[[LEAD2]], %[[CCX]], %[[CI]] : i32
+// CHECK-DAG:       %[[CCNP:.*]] = arith.select %[[LEAD2]], %[[CCPX]], %[[CPH]] : i32
 // CHECK:           scf.yield %[[CCNI]], %[[CCNP]] : i32, i32
 // CHECK:         gpu.return
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {

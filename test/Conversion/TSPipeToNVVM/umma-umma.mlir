@@ -73,7 +73,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
 // CHECK:           %[[R:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
+// CHECK-DAG:       %[[NR:.*]] = arith.xori %[[R]], %[[TRUE]]
 // CHECK:           scf.if %[[NR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
@@ -81,7 +81,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
 // CHECK:           %[[CR:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
+// CHECK-DAG:       %[[NCR:.*]] = arith.xori %[[CR]], %[[TRUE]]
 // CHECK:           scf.if %[[NCR]] {
 // CHECK-NEXT:        nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
@@ -163,14 +163,14 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK-DAG:         %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
 // CHECK:             nvvm.tcgen05.commit %[[E2]], multicast_mask = %[[MASK2]] {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
 // The release advance is gated (unit stride).
-// CHECK:           %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[CIDX]], %[[C1]] : i32
 // CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C2]] : i32
 // CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[CIDX]], %[[CM1]] : i32
-// CHECK:           %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
-// CHECK:           %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
-// CHECK:           %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
-// CHECK:           %[[CNI:.*]] = arith.select %[[LEAD2]], %[[CX]], %[[CIDX]] : i32
-// CHECK:           %[[CNP:.*]] = arith.select %[[LEAD2]], %[[CPX]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[LEAD2]], %[[CX]], %[[CIDX]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[LEAD2]], %[[CPX]], %[[CPH]] : i32
 // CHECK:           scf.yield %[[CNI]], %[[CNP]] : i32, i32
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @pair(%n: index) kernel {
@@ -239,12 +239,12 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 // CHECK:           scf.if %[[EL]] {
 // CHECK-NEXT:        nvvm.tcgen05.commit %[[F]] : !llvm.ptr<3>
 // CHECK-NEXT:      }
-// CHECK:           %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
+// CHECK-DAG:       %[[PN:.*]] = arith.addi %[[PIDX]], %[[C1]] : i32
 // CHECK:           %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
 // CHECK-DAG:       %[[PNIWR:.*]] = arith.addi %[[PIDX]], %[[CM1]] : i32
-// CHECK:           %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
-// CHECK:           %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
-// CHECK:           %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK-DAG:       %[[PNI:.*]] = arith.select %[[PW]], %[[PNIWR]], %[[PN]] : i32
+// CHECK-DAG:       %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[PNP:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
 // CHECK:           scf.yield %[[PNI]], %[[PNP]] : i32, i32
 // Drain: S = 2 waits on E from the loop's final cursor, on every CTA.
 // CHECK-NOT:     scf.if
