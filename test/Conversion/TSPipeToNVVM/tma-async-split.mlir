@@ -12,6 +12,9 @@
 //   failed, then c advances at once (advance_on_wait); no arrive.
 // * releaser (warp 2): its own cursor cr; fence, warp sync, lane 0 arrives
 //   on E[cr]; cr advances.
+// As in TS's split-consumer pattern (ts-semantics 4.5) the waiter hands each
+// stage to the releaser through a proxy pipeline (@proxy, AsyncAsync, F at
+// smem + 32, E at smem + 48), whose brackets are not the subject here.
 
 // CHECK-LABEL: gpu.func @split_try
 // CHECK-DAG:     %[[CM1:.*]] = arith.constant -1 : i32
@@ -60,7 +63,7 @@
 // CHECK:         }
 // Waiter: probe and conditional wait on F[c], c advances right after.
 // CHECK:         scf.if
-// CHECK:           scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]]) -> (i32, i32)
+// CHECK:           scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]], %{{.*}} = %[[C0]], %{{.*}} = %[[C1]]) -> (i32, i32, i32, i32)
 // CHECK:             %[[FC:.*]] = llvm.getelementptr %[[SMEM]][%[[C]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             %[[CREADY:.*]] = nvvm.mbarrier.try_wait %[[FC]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
 // CHECK-DAG:         %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]] : i1
@@ -74,14 +77,14 @@
 // CHECK-DAG:         %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
 // CHECK-DAG:         %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
 // CHECK-DAG:         %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
-// CHECK:             scf.yield %[[CX]], %[[CPX]] : i32, i32
+// CHECK:             scf.yield %[[CX]], %[[CPX]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // CHECK-NOT:       nvvm.mbarrier
 // CHECK:         }
 // Releaser: lane 0 of the warp arrives on E[cr] after the fence and the
 // warp sync; no wait.
 // CHECK:         scf.if
-// CHECK:           scf.for %{{.*}} iter_args(%[[CR:.*]] = %[[C0]], %[[CRPH:.*]] = %[[C0]]) -> (i32, i32)
-// CHECK-NOT:         nvvm.mbarrier.try_wait
+// CHECK:           scf.for %{{.*}} iter_args(%[[CR:.*]] = %[[C0]], %[[CRPH:.*]] = %[[C0]], %{{.*}} = %[[C0]], %{{.*}} = %[[C0]]) -> (i32, i32, i32, i32)
+// CHECK-NOT:         nvvm.mbarrier.try_wait.parity %{{.*}}, %[[CRPH]]
 // CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:             nvvm.bar.warp.sync
 // CHECK:             %[[L0:.*]] = arith.cmpi eq, %[[LANE]], %[[C0]] : i32
@@ -95,7 +98,7 @@
 // CHECK-DAG:         %[[CRX:.*]] = arith.select %[[CRW]], %[[CRWR]], %[[CRN]] : i32
 // CHECK-DAG:         %[[CRFL:.*]] = arith.xori %[[CRPH]], %[[C1]] : i32
 // CHECK-DAG:         %[[CRPX:.*]] = arith.select %[[CRW]], %[[CRFL]], %[[CRPH]] : i32
-// CHECK:             scf.yield %[[CRX]], %[[CRPX]] : i32, i32
+// CHECK:             scf.yield %[[CRX]], %[[CRPX]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 // CHECK:         gpu.return
 gpu.module @m {
   gpu.func @split_try(%n: index) kernel {
@@ -105,6 +108,8 @@ gpu.module @m {
       tspipe.pipeline @ring config(<tma_async, num_stages = 2, num_bytes = 4096,
           producer_group = <thread, 1>, consumer_group = <thread, 1>,
           advance_on_wait = true>)
+      tspipe.pipeline @proxy config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @load warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %r = tspipe.producer_try_acquire @ring
@@ -112,16 +117,20 @@ gpu.module @m {
           tspipe.producer_commit @ring
         }
       }
-      tspipe.task @waiter warps(1, 1) consumes [@ring] {
+      tspipe.task @waiter warps(1, 1) produces [@proxy] consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %r = tspipe.consumer_try_wait @ring
           %s = tspipe.consumer_wait @ring ready(%r)
+          %p = tspipe.producer_acquire @proxy
+          tspipe.producer_commit @proxy
         }
       }
-      tspipe.task @releaser warps(2, 1) consumes [@ring] {
+      tspipe.task @releaser warps(2, 1) consumes [@ring, @proxy] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.consumer_wait @proxy
           %s = tspipe.current_stage @ring consumer
           tspipe.consumer_release @ring
+          tspipe.consumer_release @proxy
         }
       }
     }
