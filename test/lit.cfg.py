@@ -17,5 +17,8 @@ tool_dirs = [config.tspipe_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tspipe-opt"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tspipe_tools_dir, append_path=True)
-if llvm_config.use_llvm_tool("ptxas", search_env="PTXAS"):
+# ptxas (CUDA toolkit) is looked up in the LLVM tools directory, then on the
+# PATH; without it the `%if ptxas` RUN lines (assembly of the lowered
+# kernels, ptxas info C7508) are skipped.
+if llvm_config.use_llvm_tool("ptxas", search_env="PTXAS", use_installed=True):
     config.available_features.add("ptxas")

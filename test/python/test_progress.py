@@ -188,3 +188,56 @@ def test_invalid_module_raises_like_the_verifier():
     with pytest.raises(ScheduleError) as err:
         check_progress(mismatch(consumer_warp=0))
     assert err.value.rule == "X9"
+
+
+def long_ring(stages, consumer_end="n", consumer_step=1, consumer_waits=1):
+    """One ring of `stages` stages, built with the builders: a producer
+    running n iterations, a consumer taking `consumer_waits` stages per
+    iteration of its domain [0, consumer_end) with step consumer_step
+    (consumer_end "n" or "n+1")."""
+    cfg = PipelineConfig.create_async_async_pipeline_cfg(
+        stages, CooperativeGroup(Agent.Thread, 32),
+        CooperativeGroup(Agent.Thread, 32), None)
+    k = Kernel(num_warps=2, name="long_ring", args=[("n", "index")])
+    ends = {"n": k.arg("n")}
+    if consumer_end == "n+1":
+        ends["n+1"] = k.prologue(lambda: arith.addi(
+            k.arg("n"), arith.constant(IDX.get(), 1)))
+    ring = k.pipeline("ring", cfg)
+    producer = k.task("producer", 0, 1, produces=[ring])
+    with producer.domain_loop(0, ends["n"]):
+        producer.acquire(ring)
+        producer.commit(ring)
+    consumer = k.task("consumer", 1, 1, consumes=[ring])
+    with consumer.domain_loop(0, ends[consumer_end], consumer_step):
+        for _ in range(consumer_waits):
+            consumer.wait(ring)
+            consumer.release(ring)
+    return k
+
+
+@pytest.mark.parametrize("stages", [512, 1024, 2048])
+def test_long_ring_is_decided_from_a_few_lengths(stages):
+    # Producer and consumer move one stage per iteration: the endless run
+    # repeats up to a rotation of the ring after one iteration, so a few
+    # lengths decide every n, whatever the number of stages, and no warning
+    # says that only some lengths were checked.
+    report = check_progress(long_ring(stages))
+    assert report.ok, report.message
+    assert report.warnings == []
+    assert report.assignments_checked <= 8
+
+
+@pytest.mark.parametrize("stages", [512, 2048])
+def test_long_ring_failures_keep_the_smallest_lengths(stages):
+    # One wait more than the producer fills: fails from n = 0 on.
+    report = check_progress(long_ring(stages, consumer_end="n+1"))
+    assert (report.rule, report.kind) == ("R70", "deadlock")
+    assert report.lengths == {"producer": 0, "consumer": 1}
+    # Two stages per iteration over a step-2 domain: fails for odd n only,
+    # first at n = 1.
+    report = check_progress(long_ring(stages, consumer_step=2,
+                                      consumer_waits=2))
+    assert (report.rule, report.kind) == ("R70", "deadlock")
+    assert report.lengths == {"producer": 1, "consumer": 1}
+    assert list(report.symbols.values()) == [1]

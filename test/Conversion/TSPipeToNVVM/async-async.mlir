@@ -46,10 +46,10 @@
 // CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:             nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
-// CHECK:             %[[NEXT:.*]] = arith.addi %[[PIDX]], %[[C1]]
+// CHECK-DAG:         %[[NEXT:.*]] = arith.addi %[[PIDX]], %[[C1]]
 // CHECK:             %[[WRAP:.*]] = arith.cmpi sge, %[[NEXT]], %[[C2]]
 // CHECK:             arith.select %[[WRAP]]
-// CHECK:             %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
+// CHECK-DAG:         %[[FLIP:.*]] = arith.xori %[[PPH]], %[[C1]]
 // CHECK:             arith.select %[[WRAP]], %[[FLIP]], %[[PPH]]
 // CHECK:             scf.yield
 // Drain: num_stages parity waits on the empty barriers (straight-line for
@@ -98,10 +98,20 @@ gpu.module @m {
 // barrier of the stage.
 
 // CHECK-LABEL: gpu.func @async_load
-// CHECK:         scf.for
-// CHECK:           nvvm.mbarrier.try_wait.parity
-// CHECK:           nvvm.cp.async.shared.global
-// CHECK:           nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true} : !llvm.ptr<3>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[STAGE_BYTES:.*]] = arith.constant 512 : i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK-DAG:     %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-DAG:     %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
+// CHECK:           %[[OFF:.*]] = arith.muli %[[P]], %[[STAGE_BYTES]] : i32
+// CHECK:           %[[SLICE:.*]] = llvm.getelementptr %[[BUF]][%[[OFF]]]
+// CHECK:           nvvm.cp.async.shared.global %[[SLICE]]
+// CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[P]]]
+// CHECK:           nvvm.cp.async.mbarrier.arrive %[[F]] {noinc = true} : !llvm.ptr<3>
 // CHECK-NOT:       nvvm.mbarrier.arrive %
 // CHECK:           scf.yield
 gpu.module @m {
@@ -137,16 +147,29 @@ gpu.module @m {
 // only when the probe failed.
 
 // CHECK-LABEL: gpu.func @try_forms
-// CHECK:         scf.for
-// CHECK:           %[[READY:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[NOT:.*]] = arith.xori %[[READY]], %true
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
+// CHECK:           %[[READY:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
+// CHECK-DAG:       %[[NOT:.*]] = arith.xori %[[READY]], %[[TRUE]]
 // CHECK:           scf.if %[[NOT]] {
-// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           }
-// CHECK:           %[[CREADY:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
-// CHECK:           %[[CNOT:.*]] = arith.xori %[[CREADY]], %true
+// CHECK:           %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[P]]]
+// CHECK:           nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
+// CHECK:         scf.for %{{.*}} iter_args(%[[C:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
+// CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[C]]]
+// CHECK:           %[[CREADY:.*]] = nvvm.mbarrier.try_wait %[[F2]], %[[CPH]] : !llvm.ptr<3>, i32 -> i1
+// CHECK-DAG:       %[[CNOT:.*]] = arith.xori %[[CREADY]], %[[TRUE]]
 // CHECK:           scf.if %[[CNOT]] {
-// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
+// CHECK:           }
+// CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[C]]]
+// CHECK:           nvvm.mbarrier.arrive %[[E2]] : !llvm.ptr<3>
 gpu.module @m {
   gpu.func @try_forms(%n: index) kernel {
     %c0 = arith.constant 0 : index
@@ -180,22 +203,38 @@ gpu.module @m {
 // guard through scf.if results.
 
 // CHECK-LABEL: gpu.func @guards
+// CHECK-DAG:     %[[CM1:.*]] = arith.constant -1 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// The domain bounds (the kernel's arguments), not a protocol value.
 // CHECK:         %[[LB:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK:         %[[UB:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK:         scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP:.*]] iter_args
+// CHECK:         scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP:.*]] iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %[[IV]], %[[LB]] : i32
 // An acquire does not move the cursor: the guard yields nothing.
 // CHECK:           scf.if %[[FIRST]] {
-// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           }
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[IV]], %[[STEP]] : i32
 // CHECK:           %[[LAST:.*]] = arith.cmpi sge, %[[NEXT]], %[[UB]] : i32
-// CHECK:           %{{.*}}:2 = scf.if %[[LAST]] -> (i32, i32) {
-// CHECK:             nvvm.mbarrier.arrive
-// CHECK:             scf.yield
+// CHECK:           %[[G:.*]]:2 = scf.if %[[LAST]] -> (i32, i32) {
+// CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[P]]]
+// CHECK:             nvvm.mbarrier.arrive %[[F]] : !llvm.ptr<3>
+// CHECK-DAG:         %[[PN:.*]] = arith.addi %[[P]], %[[C1]] : i32
+// CHECK:             %[[PW:.*]] = arith.cmpi sge, %[[PN]], %[[C2]] : i32
+// CHECK-DAG:         %[[PWR:.*]] = arith.addi %[[P]], %[[CM1]] : i32
+// CHECK-DAG:         %[[PX:.*]] = arith.select %[[PW]], %[[PWR]], %[[PN]] : i32
+// CHECK-DAG:         %[[PFL:.*]] = arith.xori %[[PPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[PPX:.*]] = arith.select %[[PW]], %[[PFL]], %[[PPH]] : i32
+// CHECK:             scf.yield %[[PX]], %[[PPX]] : i32, i32
 // CHECK:           } else {
-// CHECK:             scf.yield %{{.*}}, %{{.*}} : i32, i32
+// CHECK:             scf.yield %[[P]], %[[PPH]] : i32, i32
 // CHECK:           }
+// CHECK:           scf.yield %[[G]]#0, %[[G]]#1 : i32, i32
 gpu.module @m {
   gpu.func @guards(%lb: index, %n: index) kernel {
     %c1 = arith.constant 1 : index

@@ -9,22 +9,34 @@
 
 // CHECK-LABEL: gpu.func @b7_tma_async_one_stage
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // The shared memory base, once at kernel entry: the 32-bit shared
 // address of the symbol, broadcast from lane 0.
 // CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
 // CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
-// CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
-// CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
-// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]
+// One stage: E[0] lies 8 bytes after F[0].
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         nvvm.mbarrier.init %[[BASE]], %[[C1]]
+// CHECK:         nvvm.mbarrier.init %[[EMPTY]], %[[C1]]
+// CHECK:         %[[PEND:.*]]:2 = scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
 // CHECK:           scf.if %[[EL]] {
 // CHECK-NEXT:        %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
 // CHECK-NEXT:        nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
 // CHECK-NOT:       nvvm.mbarrier.expect_tx
-// CHECK:         scf.for
-// CHECK:           nvvm.mbarrier.arrive
+// The drain: S = 1 wait on E from the loop's final cursor.
+// CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
+// CHECK:         nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
+// CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
+// CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
+// CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
+// CHECK:           nvvm.mbarrier.arrive %[[E2]] : !llvm.ptr<3>
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @b7_tma_async_one_stage(%n: index) kernel {
     %c0 = arith.constant 0 : index
@@ -54,22 +66,34 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 
 // CHECK-LABEL: gpu.func @b7_tma_umma_one_stage
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 4096 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // The shared memory base, once at kernel entry: the 32-bit shared
 // address of the symbol, broadcast from lane 0.
 // CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
 // CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
-// CHECK:         nvvm.mbarrier.init %[[BASE]], %c1_i32
-// CHECK:         scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %c0_i32, %[[PPH:.*]] = %c1_i32)
-// CHECK:           nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PPH]]
+// One stage: E[0] lies 8 bytes after F[0].
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         nvvm.mbarrier.init %[[BASE]], %[[C1]]
+// CHECK:         nvvm.mbarrier.init %[[EMPTY]], %[[C1]]
+// CHECK:         %[[PEND:.*]]:2 = scf.for %{{.*}} iter_args(%[[PIDX:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PIDX]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[EL:.*]] = nvvm.elect.sync -> i1
 // CHECK:           scf.if %[[EL]] {
 // CHECK-NEXT:        %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PIDX]]]
 // CHECK-NEXT:        nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
 // CHECK-NOT:       nvvm.mbarrier.expect_tx
-// CHECK:         scf.for
-// CHECK:           nvvm.tcgen05.commit
+// The drain: S = 1 wait on E from the loop's final cursor.
+// CHECK:         %[[D0:.*]] = llvm.getelementptr %[[EMPTY]][%[[PEND]]#0]
+// CHECK:         nvvm.mbarrier.try_wait.parity %[[D0]], %[[PEND]]#1
+// CHECK:         scf.for %{{.*}} iter_args(%[[CIDX:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
+// CHECK:           %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CIDX]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
+// CHECK:           %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CIDX]]]
+// CHECK:           nvvm.tcgen05.commit %[[E2]] : !llvm.ptr<3>
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @b7_tma_umma_one_stage(%n: index) kernel {
     %c0 = arith.constant 0 : index

@@ -90,13 +90,33 @@ gpu.module @m {
 // peers may still arrive on its barriers or their copies land in it.
 
 // CHECK-LABEL: gpu.func @B17_drain_before_exit
+// CHECK-DAG:     %[[CM2:.*]] = arith.constant -2 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// E[0] lies 8 S = 24 bytes after F[0].
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][24] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         %[[P:.*]]:2 = scf.for
 // CHECK:           scf.yield
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[E0:.*]] = llvm.getelementptr %{{.*}}[%[[P]]#0]
+// CHECK-NEXT:    %[[E0:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]#0]
 // CHECK-NEXT:    nvvm.mbarrier.try_wait.parity %[[E0]], %[[P]]#1
-// CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK-DAG:     %[[N1:.*]] = arith.addi %[[P]]#0, %[[C1]] : i32
+// CHECK:         %[[W1:.*]] = arith.cmpi sge, %[[N1]], %[[C3]] : i32
+// CHECK-DAG:     %[[WR1:.*]] = arith.addi %[[P]]#0, %[[CM2]] : i32
+// CHECK-DAG:     %[[I1:.*]] = arith.select %[[W1]], %[[WR1]], %[[N1]] : i32
+// CHECK-DAG:     %[[FL1:.*]] = arith.xori %[[P]]#1, %[[C1]] : i32
+// CHECK-DAG:     %[[PH1:.*]] = arith.select %[[W1]], %[[FL1]], %[[P]]#1 : i32
+// CHECK:         %[[E1:.*]] = llvm.getelementptr %[[EMPTY]][%[[I1]]]
+// CHECK:         nvvm.mbarrier.try_wait.parity %[[E1]], %[[PH1]]
+// CHECK-DAG:     %[[N2:.*]] = arith.addi %[[I1]], %[[C1]] : i32
+// CHECK:         %[[W2:.*]] = arith.cmpi sge, %[[N2]], %[[C3]] : i32
+// CHECK-DAG:     %[[WR2:.*]] = arith.addi %[[I1]], %[[CM2]] : i32
+// CHECK-DAG:     %[[I2:.*]] = arith.select %[[W2]], %[[WR2]], %[[N2]] : i32
+// CHECK-DAG:     %[[FL2:.*]] = arith.xori %[[PH1]], %[[C1]] : i32
+// CHECK-DAG:     %[[PH2:.*]] = arith.select %[[W2]], %[[FL2]], %[[PH1]] : i32
+// CHECK:         %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[I2]]]
+// CHECK:         nvvm.mbarrier.try_wait.parity %[[E2]], %[[PH2]]
 // CHECK-NOT:     nvvm.mbarrier.try_wait.parity
 // CHECK:       }
 gpu.module @m {
@@ -132,18 +152,29 @@ gpu.module @m {
 // not predicated on the rank.
 
 // CHECK-LABEL: gpu.func @B2_clc_arms_every_cta
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : i32
+// CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK:         %[[LANE:.*]] = arith.remui
-// CHECK:         scf.for
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for %{{.*}} iter_args(%[[PI:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[RANK0:.*]] = arith.cmpi eq, %[[RANK]], %[[C0]] : i32
+// CHECK:           scf.if %[[RANK0]] {
+// CHECK:             %[[PE:.*]] = llvm.getelementptr %[[EMPTY]][%[[PI]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[PE]], %[[PPH]]
 // CHECK:           %[[ARMING:.*]] = arith.cmpi ult, %[[LANE]], %[[C4]] : i32
-// CHECK:           %[[ARM:.*]] = arith.andi %{{.*}}, %[[ARMING]] : i1
+// CHECK:           %[[ARM:.*]] = arith.andi %[[RANK0]], %[[ARMING]] : i1
 // CHECK:           scf.if %[[ARM]] {
-// CHECK:             %[[PEER_F:.*]] = nvvm.mapa %{{.*}}, %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK:             %[[PF:.*]] = llvm.getelementptr %[[BASE]][%[[PI]]]
+// CHECK:             %[[PEER_F:.*]] = nvvm.mapa %[[PF]], %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %[[PEER_F]], %[[C16]] {scope = #nvvm.mem_scope<cluster>}
-// CHECK:         scf.for
+// CHECK:         scf.for %{{.*}} iter_args(%[[CI:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK-NOT:       scf.if
-// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           %[[CF:.*]] = llvm.getelementptr %[[BASE]][%[[CI]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[CF]], %[[CPH]]
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @B2_clc_arms_every_cta(%n: index) kernel {
     %c0 = arith.constant 0 : index

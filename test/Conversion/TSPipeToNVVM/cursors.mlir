@@ -1,22 +1,43 @@
 // RUN: tspipe-opt %s --allow-unregistered-dialect --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm --canonicalize --cse --split-input-file | FileCheck %s
 
 // advance_on_wait (split consumer): the wait advances the wait cursor at
-// once, the release task uses its own lagging release cursor.
+// once, the release task uses its own lagging release cursor. The waiter
+// hands each stage to the releaser through @proxy (ts-semantics 4.5).
 
 // CHECK-LABEL: gpu.func @advance_on_wait
-// Waiter: one loop-carried cursor that advances after the wait.
+// CHECK-DAG:     %[[CM1:.*]] = arith.constant -1 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// Waiter: one loop-carried @ring cursor that advances after the wait, no
+// arrive on @ring (then its @proxy bracket).
 // CHECK:         scf.if
-// CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %c0_i32, %[[WPH:.*]] = %c0_i32)
-// CHECK:             nvvm.mbarrier.try_wait.parity %{{.*}}, %[[WPH]]
-// CHECK:             arith.addi %[[WIDX]], %c1_i32
-// CHECK-NOT:         nvvm.mbarrier.arrive
-// CHECK:             scf.yield
-// Releaser: arrives on the empty barrier of its release cursor.
+// CHECK:           scf.for {{.*}} iter_args(%[[WIDX:.*]] = %[[C0]], %[[WPH:.*]] = %[[C0]], %{{.*}} = %[[C0]], %{{.*}} = %[[C1]])
+// CHECK:             %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[WIDX]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[F]], %[[WPH]]
+// CHECK-DAG:         %[[WN:.*]] = arith.addi %[[WIDX]], %[[C1]] : i32
+// CHECK-DAG:         %[[WW:.*]] = arith.cmpi sge, %[[WN]], %[[C2]] : i32
+// CHECK-DAG:         %[[WWR:.*]] = arith.addi %[[WIDX]], %[[CM1]] : i32
+// CHECK-DAG:         %[[WX:.*]] = arith.select %[[WW]], %[[WWR]], %[[WN]] : i32
+// CHECK-DAG:         %[[WFL:.*]] = arith.xori %[[WPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[WPX:.*]] = arith.select %[[WW]], %[[WFL]], %[[WPH]] : i32
+// CHECK:             scf.yield %[[WX]], %[[WPX]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
+// Releaser: after its @proxy wait, arrives on the empty barrier of its own
+// release cursor; it never waits on @ring.
 // CHECK:         scf.if
-// CHECK:           scf.for {{.*}} iter_args(%[[RIDX:.*]] = %c0_i32, %{{.*}} = %c0_i32)
-// CHECK-NOT:         nvvm.mbarrier.try_wait.parity
-// CHECK:             %[[E:.*]] = llvm.getelementptr %{{.*}}[%[[RIDX]]]
+// CHECK:           scf.for {{.*}} iter_args(%[[RIDX:.*]] = %[[C0]], %[[RPH:.*]] = %[[C0]], %{{.*}} = %[[C0]], %{{.*}} = %[[C0]])
+// CHECK-NOT:         nvvm.mbarrier.try_wait.parity %{{.*}}, %[[RPH]]
+// CHECK:             %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[RIDX]]]
 // CHECK:             nvvm.mbarrier.arrive %[[E]]
+// CHECK-DAG:         %[[RN:.*]] = arith.addi %[[RIDX]], %[[C1]] : i32
+// CHECK-DAG:         %[[RW:.*]] = arith.cmpi sge, %[[RN]], %[[C2]] : i32
+// CHECK-DAG:         %[[RWR:.*]] = arith.addi %[[RIDX]], %[[CM1]] : i32
+// CHECK-DAG:         %[[RX:.*]] = arith.select %[[RW]], %[[RWR]], %[[RN]] : i32
+// CHECK-DAG:         %[[RFL:.*]] = arith.xori %[[RPH]], %[[C1]] : i32
+// CHECK-DAG:         %[[RPX:.*]] = arith.select %[[RW]], %[[RFL]], %[[RPH]] : i32
+// CHECK:             scf.yield %[[RX]], %[[RPX]], %{{.*}}, %{{.*}} : i32, i32, i32, i32
 gpu.module @m {
   gpu.func @advance_on_wait(%n: index) kernel {
     %c0 = arith.constant 0 : index
@@ -25,21 +46,27 @@ gpu.module @m {
       tspipe.pipeline @ring config(<async_async, num_stages = 2,
           producer_group = <thread, 32>, consumer_group = <thread, 32>,
           advance_on_wait = true>)
+      tspipe.pipeline @proxy config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @producer warps(0, 1) produces [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring
         }
       }
-      tspipe.task @waiter warps(1, 1) consumes [@ring] {
+      tspipe.task @waiter warps(1, 1) produces [@proxy] consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.consumer_wait @ring
+          %p = tspipe.producer_acquire @proxy
+          tspipe.producer_commit @proxy
         }
       }
-      tspipe.task @releaser warps(2, 1) consumes [@ring] {
+      tspipe.task @releaser warps(2, 1) consumes [@ring, @proxy] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.consumer_wait @proxy
           %s = tspipe.current_stage @ring consumer
           tspipe.consumer_release @ring
+          tspipe.consumer_release @proxy
         }
       }
     }
@@ -88,6 +115,7 @@ gpu.module @m {
 // (buffer base + index * stage bytes).
 
 // CHECK-LABEL: gpu.func @accessors
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[STAGE_BYTES:.*]] = arith.constant 512 : i32
 // CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // The shared memory base, once at kernel entry: the 32-bit shared
@@ -95,13 +123,15 @@ gpu.module @m {
 // CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
 // CHECK:         %[[BASE32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK:         %[[BASE:.*]] = llvm.inttoptr %[[BASE32]] : i32 to !llvm.ptr<3>
-// CHECK:         %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %c0_i32
+// CHECK-DAG:     %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-DAG:     %[[BUF:.*]] = llvm.getelementptr %[[BASE]][128] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for {{.*}} iter_args(%[[IDX:.*]] = %[[C0]]
+// CHECK:           %[[EB:.*]] = llvm.getelementptr %[[EMPTY]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:           %[[I:.*]] = arith.index_cast %[[IDX]] : i32 to index
 // CHECK:           %[[FULL:.*]] = llvm.getelementptr %[[BASE]][%[[IDX]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK:           %[[OFF:.*]] = arith.muli %[[IDX]], %[[STAGE_BYTES]] : i32
 // CHECK:           %[[SLICE:.*]] = llvm.getelementptr %[[BUF]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK:           "test.use"(%[[I]], %[[FULL]], %{{.*}}, %[[SLICE]])
+// CHECK:           "test.use"(%[[I]], %[[FULL]], %[[EB]], %[[SLICE]])
 gpu.module @m {
   gpu.func @accessors(%n: index) kernel {
     %c0 = arith.constant 0 : index

@@ -11,9 +11,18 @@
 // phase, then traps.
 
 // CHECK-LABEL: gpu.func @bounded
-// CHECK:         scf.while
-// CHECK:           %[[DONE:.*]] = nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
-// CHECK:           arith.cmpi slt, %{{.*}}, %c1000_i64
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 1000 : i64
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// One stage: E[0] lies 8 bytes after F[0].
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK:         scf.for %{{.*}} iter_args(%[[P:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[P]]]
+// CHECK:           scf.while (%[[POLLS:.*]] = %[[ZERO]]) : (i64) -> (i64, i1) {
+// CHECK:           %[[DONE:.*]] = nvvm.mbarrier.try_wait %[[E]], %[[PPH]] : !llvm.ptr<3>, i32 -> i1
+// CHECK:           arith.cmpi slt, %[[POLLS]], %[[LIMIT]]
 // CHECK:           scf.condition
 // CHECK:         scf.if
 // CHECK:           scf.if

@@ -8,7 +8,8 @@
 // tspipe waits num_stages / k times (here 4 / 2 = 2), as for k = 1 (S).
 
 // AsyncAsync, 4 stages, producer stride 2 over warps 1 and 2 (warp lanes
-// 0 and 1), one consumer warp. Barriers: F at smem + 0, E at smem + 32.
+// 0 and 1), one consumer warp that takes the 2n fills of both lanes.
+// Barriers: F at smem + 0, E at smem + 32.
 // CHECK-LABEL: gpu.func @lanes
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
@@ -66,6 +67,8 @@ gpu.module @m {
   gpu.func @lanes(%n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %n2 = arith.muli %n, %c2 : index
     tspipe.kernel warps(3) {
       tspipe.pipeline @ring config(<async_async, num_stages = 4,
           producer_group = <thread, 32>, consumer_group = <thread, 32>,
@@ -77,7 +80,7 @@ gpu.module @m {
         }
       }
       tspipe.task @use warps(0, 1) consumes [@ring] {
-        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        tspipe.domain_loop %i = %c0 to %n2 step %c1 {
           %s = tspipe.consumer_wait @ring
           tspipe.consumer_release @ring
         }

@@ -460,7 +460,9 @@ gpu.module @m {
 // V-leader CTAs, and the release also requires the same V coordinate.
 
 // CHECK-LABEL: gpu.func @twl_cta_leader_4cta
+// CHECK-DAG:     %[[CM3:.*]] = arith.constant -3 : i32
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[BYTES:.*]] = arith.constant 8192 : i32
@@ -468,31 +470,62 @@ gpu.module @m {
 // CHECK:         %[[WARP_T:.*]] = arith.divui
 // CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP_T]]
 // CHECK:         %[[LANE:.*]] = arith.remui
+// CHECK:         %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[EMPTY:.*]] = llvm.getelementptr %[[BASE]][32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         %[[WARP0:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]]
+// Pg = 1 (one producer task, TaskWarpLeader); Cg = W x m = 4: each of
+// the 2 consumer warps arrives on the E of the m = 2 CTAs that share its
+// V and N coordinates (multicast along M).
+// CHECK:         nvvm.mbarrier.init %[[BASE]], %[[C1]]
+// CHECK:         nvvm.mbarrier.init %[[EMPTY]], %[[C4]]
 // CHECK:         nvvm.cluster.wait
-// CHECK:         scf.for
+// CHECK:         scf.for %{{.*}} iter_args(%[[PI:.*]] = %[[C0]], %[[PPH:.*]] = %[[C1]])
 // CHECK-NOT:       scf.if
-// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           %[[E:.*]] = llvm.getelementptr %[[EMPTY]][%[[PI]]]
+// CHECK:           nvvm.mbarrier.try_wait.parity %[[E]], %[[PPH]]
 // CHECK:           %[[V:.*]] = arith.remui %[[RANK]], %[[C2]]
 // CHECK:           %[[LEADER:.*]] = arith.cmpi eq, %[[V]], %[[C0]]
 // CHECK:           %[[ARM:.*]] = arith.andi %[[LEADER]], %[[WARP0]]
 // CHECK:           scf.if %[[ARM]] {
-// CHECK:             nvvm.elect.sync
-// CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]] : !llvm.ptr<3>, i32
-// CHECK:         scf.for
+// CHECK:             %[[EL:.*]] = nvvm.elect.sync
+// CHECK:             scf.if %[[EL]] {
+// CHECK:               %[[F:.*]] = llvm.getelementptr %[[BASE]][%[[PI]]]
+// CHECK:               nvvm.mbarrier.arrive.expect_tx %[[F]], %[[BYTES]] : !llvm.ptr<3>, i32
+// CHECK:         scf.for %{{.*}} iter_args(%[[CI:.*]] = %[[C0]], %[[CPH:.*]] = %[[C0]])
 // CHECK:           %[[CV:.*]] = arith.remui %[[RANK]], %[[C2]]
 // CHECK:           %[[CLEADER:.*]] = arith.cmpi eq, %[[CV]], %[[C0]]
 // CHECK:           scf.if %[[CLEADER]] {
-// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK:             %[[F2:.*]] = llvm.getelementptr %[[BASE]][%[[CI]]]
+// CHECK:             nvvm.mbarrier.try_wait.parity %[[F2]], %[[CPH]]
 // CHECK:           }
 // CHECK:           nvvm.bar.warp.sync
-// CHECK:           %[[IN_CLUSTER:.*]] = arith.cmpi ult, %[[LANE]], %[[C4]]
-// CHECK:           %[[V_PEER:.*]] = arith.remui %[[LANE]], %[[C2]]
-// CHECK:           %[[SAME_V:.*]] = arith.cmpi eq, %[[CV]], %[[V_PEER]]
-// CHECK:           %[[SIGNAL:.*]] = arith.andi %[[CLEADER]], %{{.*}}
+// Lane l signals CTA l when l < T and CTA l has this CTA's V and N
+// coordinates (multicast along M): v = rank % 2, n = rank / 2 / 2.
+// CHECK-DAG:       %[[IN_CLUSTER:.*]] = arith.cmpi ult, %[[LANE]], %[[C4]]
+// CHECK-DAG:       %[[Q:.*]] = arith.divui %[[RANK]], %[[C2]]
+// CHECK-DAG:       %[[N:.*]] = arith.divui %[[Q]], %[[C2]]
+// CHECK-DAG:       %[[V_PEER:.*]] = arith.remui %[[LANE]], %[[C2]]
+// CHECK-DAG:       %[[Q_PEER:.*]] = arith.divui %[[LANE]], %[[C2]]
+// CHECK-DAG:       %[[N_PEER:.*]] = arith.divui %[[Q_PEER]], %[[C2]]
+// CHECK-DAG:       %[[SAME_V:.*]] = arith.cmpi eq, %[[CV]], %[[V_PEER]]
+// CHECK-DAG:       %[[SAME_N:.*]] = arith.cmpi eq, %[[N]], %[[N_PEER]]
+// CHECK-DAG:       %[[SAME:.*]] = arith.andi %[[SAME_V]], %[[SAME_N]]
+// CHECK-DAG:       %[[DEST:.*]] = arith.andi %[[IN_CLUSTER]], %[[SAME]]
+// CHECK:           %[[SIGNAL:.*]] = arith.andi %[[CLEADER]], %[[DEST]]
 // CHECK:           scf.if %[[SIGNAL]] {
-// CHECK:             nvvm.mapa %{{.*}}, %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK:             nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK:             %[[E2:.*]] = llvm.getelementptr %[[EMPTY]][%[[CI]]]
+// CHECK:             %[[PEER_E:.*]] = nvvm.mapa %[[E2]], %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK:             nvvm.mbarrier.arrive %[[PEER_E]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK:           }
+// CHECK-DAG:       %[[CN:.*]] = arith.addi %[[CI]], %[[C1]] : i32
+// CHECK:           %[[CW:.*]] = arith.cmpi sge, %[[CN]], %[[C4]] : i32
+// CHECK-DAG:       %[[CWR:.*]] = arith.addi %[[CI]], %[[CM3]] : i32
+// CHECK-DAG:       %[[CX:.*]] = arith.select %[[CW]], %[[CWR]], %[[CN]] : i32
+// CHECK-DAG:       %[[CFL:.*]] = arith.xori %[[CPH]], %[[C1]] : i32
+// CHECK-DAG:       %[[CPX:.*]] = arith.select %[[CW]], %[[CFL]], %[[CPH]] : i32
+// CHECK-DAG:       %[[CNI:.*]] = arith.select %[[CLEADER]], %[[CX]], %[[CI]] : i32
+// CHECK-DAG:       %[[CNP:.*]] = arith.select %[[CLEADER]], %[[CPX]], %[[CPH]] : i32
+// CHECK:           scf.yield %[[CNI]], %[[CNP]] : i32, i32
 gpu.module @m {
   gpu.func @twl_cta_leader_4cta(%n: index) kernel {
     %c0 = arith.constant 0 : index

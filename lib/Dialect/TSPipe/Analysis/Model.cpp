@@ -212,7 +212,9 @@ unsigned symbolFor(Model &m, Value v) {
       return i;
   std::string name;
   llvm::raw_string_ostream os(name);
-  v.printAsOperand(os, OpPrintingFlags());
+  // The kernel is verified before the checker runs; without
+  // assumeVerified the printer verifies the whole function again first.
+  v.printAsOperand(os, OpPrintingFlags().assumeVerified());
   m.symbols.push_back({v, name});
   return m.symbols.size() - 1;
 }
@@ -346,6 +348,15 @@ Model progress::detail::buildModel(KernelOp kernel) {
     pipeIdx[p.name] = m.pipes.size();
     m.pipes.push_back(p);
   }
+  // Members of each pipeline group, gathered once: resolving a bracket's
+  // symbol through the kernel's symbol table per bracket scans the kernel
+  // body each time (quadratic in the pipelines of a large kernel).
+  llvm::StringMap<SmallVector<StringRef, 4>> groupMembers;
+  for (auto group : kernel.getBody().getOps<PipelineGroupOp>()) {
+    SmallVector<StringRef, 4> &members = groupMembers[group.getSymName()];
+    for (Attribute member : group.getMembers())
+      members.push_back(cast<FlatSymbolRefAttr>(member).getValue());
+  }
 
   for (auto task : kernel.getBody().getOps<TaskOp>()) {
     TaskInfo t;
@@ -360,8 +371,9 @@ Model progress::detail::buildModel(KernelOp kernel) {
       // commit) is one step on every member: one arrival on the shared
       // barrier gives each member's other side one credit
       // (docs/ProgressChecker.md, Pipeline groups).
-      SmallVector<StringRef, 4> pipes = getBracketPipelines(op);
-      if (pipes.size() != 1 || pipes.front() != ref.getValue()) {
+      auto group = groupMembers.find(ref.getValue());
+      if (group != groupMembers.end()) {
+        ArrayRef<StringRef> pipes = group->second;
         for (StringRef member : pipes) {
           auto it = pipeIdx.find(member);
           if (it == pipeIdx.end())

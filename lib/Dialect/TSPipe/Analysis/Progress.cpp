@@ -573,6 +573,42 @@ std::optional<Counterexample> Checker::check(unsigned comp,
   return std::nullopt;
 }
 
+/// The rotation period of pipeline `p`, in cursor positions: the smallest
+/// d that divides num_stages, is a multiple of every stride of the
+/// pipeline, and maps every stage s to a stage s + d (mod num_stages) with
+/// the same nominal participants per role (hence the same arrive count).
+/// Moving every cursor of the pipeline by d, and every barrier count with
+/// its stage, is then a symmetry of the model: each event depends only on
+/// a cursor's stage and visit and on its barrier's count and participants
+/// (docs/ProgressChecker.md). A ring whose tasks all move by one stage has
+/// period 1; interleaved lanes of stride k give k. When no divisor fits
+/// (a stride that does not divide num_stages), two whole rounds.
+int64_t rotationPeriod(const Model &m, unsigned p) {
+  const PipeInfo &pi = m.pipes[p];
+  int64_t S = pi.stages, l = 1;
+  for (StepRole r : {Acquire, Commit, Wait, Release, Drain})
+    l = std::lcm(l, pi.strideOf(r));
+  if (S % l != 0)
+    return 2 * S;
+  for (int64_t d = l; d < S; d += l) {
+    if (S % d != 0)
+      continue;
+    bool same = true;
+    for (int64_t s = 0; s < S && same; ++s)
+      for (bool full : {true, false}) {
+        unsigned b = m.barrier(p, full, s),
+                 b2 = m.barrier(p, full, (s + d) % S);
+        if (m.count[b] != m.count[b2] || m.nominal[b] != m.nominal[b2]) {
+          same = false;
+          break;
+        }
+      }
+    if (same)
+      return d;
+  }
+  return S;
+}
+
 /// Runs the endless system of a component in lock step (one event per
 /// agent per round): agents with trips < 0 loop forever. Stops when no
 /// agent can move (Stuck) or when the normalized state repeats (Periodic).
@@ -603,6 +639,9 @@ Checker::Endless Checker::endless(unsigned comp,
     if (llvm::any_of(agents,
                      [&](unsigned a) { return m.agents[a].usedRoles[p]; }))
       compPipes.push_back(p);
+  std::vector<int64_t> shift(m.pipes.size(), 0);
+  for (unsigned p : compPipes)
+    shift[p] = rotationPeriod(m, p);
   auto finish = [&](Endless::Kind kind) {
     res.kind = kind;
     res.idle.resize(agents.size());
@@ -633,10 +672,14 @@ Checker::Endless Checker::endless(unsigned comp,
       res.it2 = it;
       return finish(Endless::Stuck);
     }
-    // Normalized state: cursor positions, role counts and barrier counts
-    // less a whole number of double rounds G of each pipeline.
+    // Normalized state: every cursor position of a pipeline less a common
+    // base (a multiple of the pipeline's rotation period), the role counts
+    // less the brackets that base stands for, and the barrier counts seen
+    // from the base: entry j is the barrier of the stage at position
+    // base + j, less the completions of the visits before that position
+    // (docs/ProgressChecker.md, "Which lengths are checked").
     std::vector<int64_t> key;
-    std::vector<int64_t> g(m.pipes.size(), 0);
+    std::vector<int64_t> base(m.pipes.size(), 0);
     for (unsigned p : compPipes) {
       int64_t lo = INT64_MAX;
       for (unsigned a = 0; a < agents.size(); ++a) {
@@ -646,12 +689,20 @@ Checker::Endless Checker::endless(unsigned comp,
           if ((m.agents[agents[a]].usedCursors[p] >> c) & 1)
             lo = std::min(lo, gens[a].pos[p][c]);
       }
-      int64_t S = m.pipes[p].stages;
-      g[p] = lo == INT64_MAX ? 0 : 2 * (lo / (2 * S));
-      for (int64_t s = 0; s < 2 * S; ++s) {
-        unsigned b = m.pipes[p].barrierBase + s;
-        key.push_back(U[b] - g[p] * m.count[b]);
-      }
+      const PipeInfo &pi = m.pipes[p];
+      int64_t S = pi.stages;
+      base[p] = lo == INT64_MAX ? 0 : floorDiv(lo, shift[p]) * shift[p];
+      int64_t first = base[p] % S, visit = base[p] / S;
+      for (bool full : {true, false})
+        for (int64_t j = 0; j < S; ++j) {
+          int64_t stage = first + j, v = visit;
+          if (stage >= S) {
+            stage -= S;
+            ++v;
+          }
+          unsigned b = m.barrier(p, full, stage);
+          key.push_back(U[b] - v * m.count[b]);
+        }
     }
     for (unsigned a = 0; a < agents.size(); ++a) {
       const Generator &gen = gens[a];
@@ -663,16 +714,20 @@ Checker::Endless Checker::endless(unsigned comp,
       key.push_back(gen.stepIdx);
       key.push_back(gen.drainLeft);
       key.push_back(gen.iter == 0);
+      // A loop that ends (a fixed trip count) is not periodic: the rounds
+      // before its end differ from those after it. Its iteration keeps two
+      // of its rounds apart.
+      key.push_back(trips[a] >= 0 ? gen.iter : -1);
       key.push_back(gen.idle);
       for (unsigned p : compPipes) {
         const AgentInfo &ai = m.agents[agents[a]];
         const PipeInfo &pi = m.pipes[p];
         for (unsigned c = 0; c < 4; ++c)
           if ((ai.usedCursors[p] >> c) & 1)
-            key.push_back(gen.pos[p][c] - g[p] * pi.stages);
+            key.push_back(gen.pos[p][c] - base[p]);
         for (StepRole r : {Acquire, Commit, Wait, Release})
           if ((ai.usedRoles[p] >> r) & 1)
-            key.push_back(cnt[a][p][r] - g[p] * pi.stages / pi.strideOf(r));
+            key.push_back(cnt[a][p][r] - base[p] / pi.strideOf(r));
       }
     }
     size_t h = llvm::hash_combine_range(key.begin(), key.end());
