@@ -32,10 +32,12 @@
 // CHECK-SAME: fence.mbarrier_init.release.cluster;
 // CHECK-SAME: barrier.cluster.arrive.relaxed.aligned;
 // CHECK-SAME: barrier.cluster.wait.aligned;
-// CHECK-SAME: mbarrier.arrive.expect_tx.shared.b64
-// CHECK-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+// In the order LLVM lays the task blocks out: the consumer's release, then
+// the producer's arm and multicast copy.
 // CHECK-SAME: bar.warp.sync
 // CHECK-SAME: mapa.shared::cluster
 // CHECK-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CHECK-SAME: mbarrier.arrive.expect_tx.shared.b64
+// CHECK-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
 
 // BIN: gpu.binary @tma_mcast_

@@ -19,20 +19,21 @@
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/umma_gemm_2cta.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN100 %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN100 %}
 
+// The -SAME chains follow the order LLVM lays the task blocks out in.
 // GEMM: gpu.binary @umma_gemm
 // GEMM-SAME: .target sm_100a
 // GEMM-SAME: mbarrier.arrive.expect_tx.shared.b64
 // GEMM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
-// GEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // GEMM-SAME: mbarrier.arrive.shared.b64
+// GEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 
 // GEMM2: gpu.binary @umma_gemm_2cta
 // GEMM2-SAME: barrier.cluster.arrive.relaxed.aligned
 // GEMM2-SAME: mbarrier.arrive.expect_tx.shared.b64
 // GEMM2-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2
-// GEMM2-SAME: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 // GEMM2-SAME: mapa.shared::cluster
 // GEMM2-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64
+// GEMM2-SAME: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 
 // AGEMM: gpu.binary @async_umma_gemm
 // AGEMM-SAME: mbarrier.arrive.shared.b64
@@ -47,12 +48,15 @@
 // STREAM-SAME: mbarrier.init.shared.b64
 // STREAM-SAME: fence.mbarrier_init.release.cluster;
 // STREAM-SAME: bar.sync
+// In the order LLVM lays the task blocks out: the consumer's wait and
+// release, then the producer's acquire, copy and drain.
+// STREAM-SAME: mbarrier.try_wait.parity.shared.b64
+// STREAM-SAME: bar.warp.sync
+// STREAM-SAME: mbarrier.arrive.shared.b64
 // STREAM-SAME: mbarrier.try_wait.parity.shared.b64
 // STREAM-SAME: elect.sync
 // STREAM-SAME: mbarrier.arrive.expect_tx.shared.b64
 // STREAM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
-// STREAM-SAME: bar.warp.sync
-// STREAM-SAME: mbarrier.arrive.shared.b64
 
 // LOAD: gpu.binary @async_load
 // LOAD-SAME: mbarrier.try_wait.parity.shared.b64

@@ -511,19 +511,31 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
     return failure();
   k.emitBarrierInit(b);
 
-  for (Operation &op : kernel.getBody().front()) {
-    auto task = dyn_cast<TaskOp>(op);
-    if (!task)
-      continue;
-    Location loc = task.getLoc();
-    Value inTask = k.taskPredicate(b, task);
-    auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    k.emitRegisterHint(b, task);
-    TaskLowering lowering(k, task, b);
-    if (failed(lowering.lower()))
-      return failure();
+  // The tasks dispatch as one if / else-if chain: no two tasks share a warp
+  // on one CTA (X9), so at most one task predicate holds for a thread, and
+  // each task's code ends where the kernel does. (As a sequence of ifs, the
+  // end of each task fell through into the next task's warp test, and ptxas
+  // kept the retry loop of the task's last wait, the producer drain's, out
+  // of line instead of ending it at the kernel's exit.)
+  SmallVector<TaskOp> tasks(kernel.getBody().getOps<TaskOp>());
+  {
+    OpBuilder::InsertionGuard chainGuard(b);
+    for (auto [i, task] : llvm::enumerate(tasks)) {
+      Location loc = task.getLoc();
+      Value inTask = k.taskPredicate(b, task);
+      bool more = i + 1 < tasks.size();
+      auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/more);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        k.emitRegisterHint(b, task);
+        TaskLowering lowering(k, task, b);
+        if (failed(lowering.lower()))
+          return failure();
+      }
+      if (more)
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    }
   }
 
   // Launch parameters for drivers: threads per CTA, dynamic smem bytes.

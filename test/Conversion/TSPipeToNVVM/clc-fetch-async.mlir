@@ -2,15 +2,17 @@
 // RUN: tspipe-opt %s --split-input-file --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=PTX
 // RUN: %if ptxas %{ tspipe-opt %s --split-input-file --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 
+// The PTX lines in the order LLVM lays the task blocks out (the worker's
+// release before the scheduler's arm and try_cancel).
 // PTX: gpu.binary @m
 // PTX-SAME: .target sm_100a
 // PTX-SAME: .explicitcluster
 // PTX-SAME: .reqnctapercluster 2, 1, 1
 // PTX-SAME: barrier.cluster.arrive.relaxed.aligned;
 // PTX-SAME: mapa.shared::cluster
+// PTX-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64
 // PTX-SAME: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64
 // PTX-SAME: clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128
-// PTX-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64
 // BIN: gpu.binary @m
 // BIN: gpu.binary @m
 // BIN: gpu.binary @m
@@ -93,7 +95,10 @@
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[D1]], %[[D1P]]
 // CHECK:         }
 // CHECK-NOT:     scf.if %[[TAIL_RANK0]]
-// The worker task: wait on its own CTA's F, release to CTA 0.
+// The worker task, in the else branch of the scheduler's warp test (the
+// tasks dispatch as one if / else-if chain): wait on its own CTA's F,
+// release to CTA 0.
+// CHECK:         } else {
 // CHECK:         scf.for %{{.*}} iter_args(%[[WI:.*]] = %[[C0]], %[[WPH:.*]] = %[[C0]])
 // CHECK:           %[[WF:.*]] = llvm.getelementptr %[[SMEM]][%[[WI]]]
 // CHECK:           nvvm.mbarrier.try_wait.parity %[[WF]], %[[WPH]]
