@@ -368,7 +368,11 @@ private:
     if (loopWork == events.end() ||
         llvm::none_of(events, isWork(Section::Head)))
       return;
-    loopWork->op->emitWarning()
+    // mlir::emitWarning, not Operation::emitWarning: the latter appends the
+    // op printed in custom form, which verifies the op again and re-enters
+    // this verifier without end (a stack overflow without
+    // -verify-diagnostics).
+    mlir::emitWarning(loopWork->op->getLoc())
         << "[R40] producer work on '@" << pipe.getSymName()
         << "' both in the task head and in its domain loop; both see "
            "iteration 0 of the domain";
