@@ -105,9 +105,72 @@ def test_fork_group_and_kernel_builder():
     assert ".entry fork(" in k.to_ptx("sm_90a")
 
 
-def test_fused_merge_is_not_modelled():
-    with pytest.raises(NotImplementedError):
-        PipelineGroup(name="g", members=[], mode=PipelineGroupMode.FusedMerge)
+def fused_task_manager(member_wait=False):
+    a = Ring(name="a", pipeline_config=_cfg())
+    b = Ring(name="b", pipeline_config=_cfg())
+    ab = PipelineGroup(name="ab", members=[a, b],
+                       mode=PipelineGroupMode.FusedMerge)
+
+    @schedule
+    def produce(r):
+        with domain_loop(0, 4, 1):
+            r.acquire(); r.commit()  # noqa: E702
+
+    @schedule
+    def consume(ra, rb, group):
+        with domain_loop(0, 4, 1):
+            if member_wait:
+                ra.wait()
+            else:
+                group.wait()
+            ra.consumer_work()
+            rb.consumer_work()
+            group.release()
+
+    tasks = [Task([], [a], 0, 1, schedule=produce(ab.a), name="load_a"),
+             Task([], [b], 1, 1, schedule=produce(ab.b), name="load_b"),
+             Task([ab], [], 2, 1, schedule=consume(ab.a, ab.b, ab),
+                  name="use")]
+    return TaskManager(tasks, {}, verbose=False)
+
+
+def test_fused_merge_builds_group_ir():
+    text = str(fused_task_manager().module)
+    assert "tspipe.pipeline_group @ab fused_merge [@a, @b]" in text
+    assert "tspipe.producer_commit @a group(@ab)" in text
+    # The consumer waits and releases once, on the group, and reads each
+    # member's stage through its cursor.
+    assert "tspipe.consumer_wait @ab" in text
+    assert "tspipe.current_stage @b consumer group(@ab)" in text
+    assert "tspipe.consumer_release @ab" in text
+
+
+def test_fused_merge_lowers_to_ptx():
+    ptx = fused_task_manager().to_ptx("sm_90a")
+    # [F_shared x 2][E_shared x 2]: 4 inits; the shared full barrier counts
+    # both members' 32 producer threads.
+    assert ptx.count("mbarrier.init.shared") == 4
+    assert ", 64;" in ptx
+
+
+def test_fused_member_wait_reports_R24():
+    with pytest.raises(ScheduleError) as info:
+        fused_task_manager(member_wait=True)
+    assert info.value.rule == "R24", str(info.value)
+    assert THIS_FILE in info.value.location, str(info.value)
+
+
+def test_kernel_builder_takes_fused_merge():
+    k = Kernel(num_warps=3, name="fused")
+    x = k.pipeline("x", _cfg())
+    y = k.pipeline("y", _cfg())
+    op = k.pipeline_group("xy", PipelineGroupMode.FusedMerge, [x, y])
+    assert "fused_merge" in str(op)
+
+
+def test_unknown_group_mode_of_resources_is_a_value_error():
+    with pytest.raises(ValueError):
+        PipelineGroup(name="g", members=[], mode="Scatter")
 
 
 def test_unknown_group_mode_is_a_value_error():

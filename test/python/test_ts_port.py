@@ -296,14 +296,84 @@ def test_from_ts_round_trips_real_task_managers(tmp_path):
                   name="c")],
             {a: [], b: []}, verbose=False, skip_validation=True)
         text = str(from_ts(manager, arch="sm_90a").module)
-        assert text.count("tspipe.consumer_release") == 2, text
+        assert "tspipe.pipeline_group @ab merge [@a, @b]" in text, text
+        assert "tspipe.consumer_wait @a group(@ab)" in text, text
+        assert "tspipe.producer_acquire @b group(@ab)" in text, text
+        assert text.count("tspipe.consumer_release") == 1, text
+        assert "tspipe.consumer_release @ab" in text, text
         print("merge_group ok")
+
+        # A Fork group of TMA producers: member acquires, one group commit;
+        # it lowers (the first member arms the shared full barrier with the
+        # bytes of both).
+        tcfg = PipelineConfig.create_tma_async_pipeline_cfg(2, 1024, g(1), g(1))
+        fx = Ring(name="fx", pipeline_config=tcfg)
+        fy = Ring(name="fy", pipeline_config=tcfg)
+        fork = PipelineGroup(name="fxy", members=[fx, fy],
+                             mode=PipelineGroupMode.Fork)
+
+        @schedule
+        def load(x, y, grp):
+            with domain_loop(0, 4, 1):
+                x.acquire(); y.acquire(); x.producer_work(); y.producer_work()
+                grp.commit()
+
+        @schedule
+        def use(r):
+            with domain_loop(0, 4, 1):
+                r.wait(); r.consumer_work(); r.release()
+
+        manager = TaskManager(
+            [Task([], [fx, fy], 0, 1, schedule=load(fork.fx, fork.fy, fork),
+                  name="p"),
+             Task([fx], [], 1, 1, schedule=use(fork.fx), name="cx"),
+             Task([fy], [], 2, 1, schedule=use(fork.fy), name="cy")],
+            {fx: [], fy: []}, verbose=False, skip_validation=True)
+        k = from_ts(manager, arch="sm_90a")
+        text = str(k.module)
+        assert "tspipe.pipeline_group @fxy fork [@fx, @fy]" in text, text
+        assert "tspipe.producer_acquire @fy group(@fxy)" in text, text
+        assert "tspipe.consumer_release @fx group(@fxy)" in text, text
+        assert "tspipe.producer_commit @fxy" in text, text
+        ptx = k.to_ptx("sm_90a")
+        assert "mbarrier.arrive.expect_tx.shared::cta.b64" in ptx or \
+            "mbarrier.arrive.expect_tx.shared.b64" in ptx, ptx
+        assert ", 2048;" in ptx, ptx
+        print("fork_group ok")
+
+        # A FusedMerge group (TS 4.8.1): producers commit their members, the
+        # consumer waits and releases once on the group and reads each
+        # member's stage through its cursor.
+        ma = Ring(name="ma", pipeline_config=cfg)
+        mb = Ring(name="mb", pipeline_config=cfg)
+        fused = PipelineGroup(name="mab", members=[ma, mb],
+                              mode=PipelineGroupMode.FusedMerge)
+
+        @schedule
+        def take(x, y, grp):
+            with domain_loop(0, 4, 1):
+                grp.wait(); x.consumer_work(); y.consumer_work(); grp.release()
+
+        manager = TaskManager(
+            [Task([], [ma], 0, 1, schedule=fill(fused.ma), name="pa"),
+             Task([], [mb], 1, 1, schedule=fill(fused.mb), name="pb"),
+             Task([ma, mb], [], 2, 1,
+                  schedule=take(fused.ma, fused.mb, fused), name="c")],
+            {ma: [], mb: []}, verbose=False, skip_validation=True)
+        k = from_ts(manager, arch="sm_90a")
+        text = str(k.module)
+        assert "tspipe.pipeline_group @mab fused_merge [@ma, @mb]" in text, text
+        assert "tspipe.consumer_wait @mab" in text, text
+        assert "tspipe.current_stage @ma consumer group(@mab)" in text, text
+        assert "tspipe.producer_commit @mb group(@mab)" in text, text
+        assert ".entry kernel(" in k.to_ptx("sm_90a")
+        print("fused_merge_group ok")
     """)
     env = dict(os.environ, PYTHONPATH=_tspipe_path(tmp_path))
     out = subprocess.run([TS_PYTHON, "-c", code], capture_output=True,
                          text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stderr[-4000:]
-    assert out.stdout.count(" ok") == 12, out.stdout
+    assert out.stdout.count(" ok") == 14, out.stdout
 
 
 def test_domain_loop_takes_range_bounds():

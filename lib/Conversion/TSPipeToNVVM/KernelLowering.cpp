@@ -135,6 +135,9 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
                               ? *pipe.getEmptyBarrierOffset()
                               : *pipe.getBarrierOffset() + 8 * stages;
     p.emptyBase = gepBytes(b, loc, base, constI32(b, loc, emptyOffset));
+    p.fullInitCount = cfg.getFullArriveCount();
+    p.emptyInitCount = cfg.getEmptyArriveCount();
+    p.txBytes = cfg.getNumBytes();
     if (auto offset = pipe.getBufferOffset()) {
       p.bufferBase = gepBytes(b, loc, base, constI32(b, loc, *offset));
       p.stageBytes = *pipe.getSmemBytes() / stages;
@@ -142,66 +145,6 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     pipelines[pipe.getSymName()] = p;
   }
   return prepareGroups();
-}
-
-LogicalResult KernelLowering::prepareGroups() {
-  auto tmaProducer = [](PipelineType t) {
-    return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
-  };
-  for (auto group : kernel.getBody().getOps<PipelineGroupOp>()) {
-    bool merge = group.getMode() == GroupMode::Merge;
-    SmallVector<PipelineLowering *> members;
-    for (Attribute a : group.getMembers()) {
-      auto it = pipelines.find(cast<FlatSymbolRefAttr>(a).getValue());
-      if (it == pipelines.end())
-        return group.emitOpError("has a member that is not a lowered "
-                                 "pipeline of the kernel");
-      if (!it->second.op.getEmptyBarrierOffset())
-        return group.emitOpError(
-            "has members without an empty_barrier_offset; run "
-            "tspipe-allocate-smem first");
-      members.push_back(&it->second);
-    }
-    if (members.empty())
-      continue;
-    // The lead lowers the group-level bracket and initializes the shared
-    // array. Merge: the first member whose producer is not TMA, if any (the
-    // shared empty barrier then counts that member's consumer arrivals, as
-    // TS's all-thread release of mixed merges does; R67 makes these counts
-    // equal over the non-TMA members); fork: the first member.
-    PipelineLowering *lead = members.front();
-    if (merge)
-      for (PipelineLowering *m : members)
-        if (!tmaProducer(m->config.getPipelineType())) {
-          lead = m;
-          break;
-        }
-    PipelineType type = lead->config.getPipelineType();
-    for (PipelineLowering *m : members) {
-      PipelineType mine = m->config.getPipelineType();
-      bool sameRelease = merge ? (tmaProducer(mine) || mine == type)
-                               : mine == type;
-      if (!sameRelease)
-        return group.emitOpError()
-               << "lowering of " << stringifyGroupMode(group.getMode())
-               << " groups whose members differ in type is implemented for "
-                  "TMA and one other producer type only; give the members "
-                  "the type "
-               << stringifyPipelineType(type);
-      // A fork's lead would arm the shared full barrier of a TMA producer
-      // with every member's bytes; not lowered yet.
-      if (!merge && tmaProducer(mine))
-        return group.emitOpError()
-               << "lowering of fork groups of " << stringifyPipelineType(mine)
-               << " pipelines is not implemented yet; fork groups lower for "
-                  "producers that arm nothing (async_async, async_umma, "
-                  "umma_async, umma_umma)";
-      if (m != lead)
-        (merge ? m->initEmpty : m->initFull) = false;
-    }
-    lead->groupLead = true;
-  }
-  return success();
 }
 
 void KernelLowering::emitBarrierInit(OpBuilder &b) {
@@ -220,8 +163,8 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
     // in num_stages.
     for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
       PipelineLowering &p = pipelines[pipe.getSymName()];
-      Value fullCount = constI32(b, loc, p.config.getFullArriveCount());
-      Value emptyCount = constI32(b, loc, p.config.getEmptyArriveCount());
+      Value fullCount = constI32(b, loc, p.fullInitCount);
+      Value emptyCount = constI32(b, loc, p.emptyInitCount);
       if (p.config.getNumStages() <= kUnrolledStages) {
         for (int64_t i = 0, e = p.config.getNumStages(); i < e; ++i) {
           Value idx = constI32(b, loc, i);

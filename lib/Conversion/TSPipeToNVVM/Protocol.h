@@ -61,9 +61,23 @@ struct PipelineLowering {
   /// Bytes of one stage of the data buffer.
   int64_t stageBytes = 0;
   /// Whether this pipeline initializes its full / empty barriers: a
-  /// pipeline group's shared array is initialized once, by its first member
+  /// pipeline group's shared array is initialized once, by its lead
   /// (docs/Protocols.md, Pipeline groups).
   bool initFull = true, initEmpty = true;
+  /// Arrive counts the full / empty barriers are initialized with: the
+  /// config's, except a fused_merge lead's full count, the sum of every
+  /// member's (GroupLowering.cpp).
+  int64_t fullInitCount = 0, emptyInitCount = 0;
+  /// Transaction bytes the arm of a TMA producer's acquire expects on the
+  /// full barrier of a stage: num_bytes, except a fork lead's, the sum of
+  /// every member's (all their copies complete on the shared full barrier).
+  int64_t txBytes = 0;
+  /// Whether the acquire of a TMA producer arms the full barrier: not for a
+  /// fork's other members, which only wait on their own empty barriers.
+  bool armsFull = true;
+  /// A merge lead whose group release frees stages that TMA copies fill
+  /// next: the release starts with `fence.proxy.async.shared::cta`.
+  bool proxyFenceBeforeRelease = false;
   /// A group member that lowers the group-level bracket (docs/Protocols.md,
   /// Pipeline groups).
   bool groupLead = false;
@@ -120,12 +134,15 @@ struct BracketContext {
   /// The TaskWarpLeader gate (`warp index == the task's first warp`), or
   /// null when `taskWarpLeader` is false (every warp of the task signals).
   Value firstWarpGate(bool taskWarpLeader);
-  /// `mbarrier.arrive.expect_tx` (CTA scope) of the pipeline's num_bytes
-  /// on the full barrier of stage `index`, by the calling thread.
+  /// `mbarrier.arrive.expect_tx` (CTA scope) of the pipeline's transaction
+  /// bytes (`PipelineLowering::txBytes`) on the full barrier of stage
+  /// `index`, by the calling thread.
   void expectTx(Value index);
   /// Arms the full barrier of stage `index` for its transaction bytes: under
   /// `gate` (null: every thread of the task), one elected thread per warp
-  /// issues `expectTx` (TmaAsync and TmaUmma producer_acquire).
+  /// issues `expectTx` (TmaAsync and TmaUmma producer_acquire). Emits
+  /// nothing for a pipeline that does not arm (`armsFull`: a fork's other
+  /// members).
   void armFullElected(Value index, Value gate);
 
   // Cluster primitives (docs/Protocols.md, Clusters). A barrier of another
@@ -224,8 +241,10 @@ public:
   /// barrier and buffer addresses at the builder's insertion point; rejects
   /// pipeline kinds the lowering does not cover.
   LogicalResult prepare(OpBuilder &b, LLVM::GlobalOp smem);
-  /// The pipeline groups: which member initializes each shared barrier
-  /// array; rejects groups the lowering does not cover.
+  /// The pipeline groups (GroupLowering.cpp): which member initializes each
+  /// shared barrier array and lowers the group-level bracket, the shared
+  /// array's counts and bytes; rejects a group whose members' group-level
+  /// brackets one lowered bracket cannot serve.
   LogicalResult prepareGroups();
   /// Barrier init by one elected thread of warp 0, fence, CTA or cluster
   /// synchronization (docs/Protocols.md, Barrier storage and initialization).

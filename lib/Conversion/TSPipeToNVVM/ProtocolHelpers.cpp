@@ -59,11 +59,13 @@ Value BracketContext::firstWarpGate(bool taskWarpLeader) {
 
 void BracketContext::expectTx(Value index) {
   NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), fullBarrier(index), constI32(config().getNumBytes()),
+      b, loc, Type(), fullBarrier(index), constI32(pipeline.txBytes),
       NVVM::MemScopeKind::CTA, false, Value());
 }
 
 void BracketContext::armFullElected(Value index, Value gate) {
+  if (!pipeline.armsFull)
+    return;
   emitIf(gate, [&] {
     Value elected =
         NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());

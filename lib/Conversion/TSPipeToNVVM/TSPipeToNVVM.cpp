@@ -229,20 +229,35 @@ private:
           return success();
         })
         .Case([&](ConsumerTryWaitOp tw) {
-          BracketContext ctx = context(tw.getPipeline(), loc);
+          // On a fused_merge group: the lead's probe of the shared full
+          // barrier.
+          SmallVector<StringRef, 4> pipes = leadFirst(getBracketPipelines(tw));
+          BracketContext ctx = context(pipes.front(), loc);
           mapping.map(tw.getReady(), ctx.pipeline.protocol->tryWait(ctx));
           return success();
         })
         .Case([&](ConsumerWaitOp wait) {
+          // On a fused_merge group: the lead's wait on the shared full
+          // barrier, whose consumer cursor every member then follows.
+          SmallVector<StringRef, 4> pipes =
+              leadFirst(getBracketPipelines(wait));
           BracketContext ctx =
-              context(wait.getPipeline(), loc, readyOf(wait.getReady()));
+              context(pipes.front(), loc, readyOf(wait.getReady()));
           stages[wait.getStage()] = {&ctx.pipeline,
                                      ctx.pipeline.protocol->wait(ctx)};
+          followLead(pipes, &TaskCursors::consumer);
           return success();
         })
         .Case([&](ConsumerReleaseOp rel) {
           SmallVector<StringRef, 4> pipes = leadFirst(getBracketPipelines(rel));
           BracketContext ctx = context(pipes.front(), loc);
+          if (pipes.size() > 1 && ctx.pipeline.proxyFenceBeforeRelease)
+            // A merge whose members include TMA-filled stages
+            // (GroupLowering.cpp).
+            NVVM::FenceProxyOp::create(
+                b, loc, NVVM::ProxyKind::async_shared,
+                NVVM::SharedSpaceAttr::get(b.getContext(),
+                                           NVVM::SharedSpace::shared_cta));
           ctx.pipeline.protocol->release(ctx);
           followFirstMember(pipes, /*producer=*/false);
           return success();
@@ -272,16 +287,24 @@ private:
   void followFirstMember(ArrayRef<StringRef> pipes, bool producer) {
     if (pipes.size() < 2)
       return;
-    auto moved = [&](StringRef pipe) -> Cursor & {
-      PipelineConfigAttr cfg = k.pipeline(pipe).config;
-      TaskCursors &c = cursors[pipe];
-      if (producer)
-        return cfg.getAdvanceOnAcquire() ? c.producerCommit : c.producer;
-      return cfg.getAdvanceOnWait() ? c.consumerRelease : c.consumer;
-    };
-    Cursor first = moved(pipes.front());
+    PipelineConfigAttr cfg = k.pipeline(pipes.front()).config;
+    if (producer)
+      followLead(pipes, cfg.getAdvanceOnAcquire() ? &TaskCursors::producerCommit
+                                                  : &TaskCursors::producer);
+    else
+      followLead(pipes, cfg.getAdvanceOnWait() ? &TaskCursors::consumerRelease
+                                               : &TaskCursors::consumer);
+  }
+
+  /// Sets cursor `which` of every member of `pipes` to the first one's
+  /// (members of one group agree on advance_on_acquire / advance_on_wait,
+  /// R67).
+  void followLead(ArrayRef<StringRef> pipes, Cursor TaskCursors::*which) {
+    if (pipes.size() < 2)
+      return;
+    Cursor first = cursors[pipes.front()].*which;
     for (StringRef pipe : pipes.drop_front())
-      moved(pipe) = first;
+      cursors[pipe].*which = first;
   }
 
   LogicalResult lowerCurrentStage(CurrentStageOp cur) {

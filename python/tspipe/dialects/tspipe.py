@@ -174,15 +174,16 @@ class LastIterOp(_gen.LastIterOp):
 
 @_ods_cext.register_operation(_Dialect, replace=True)
 class PipelineGroupOp(_gen.PipelineGroupOp):
-    """``tspipe.pipeline_group @g merge|fork [@m, ...]``:
+    """``tspipe.pipeline_group @g merge|fork|fused_merge [@m, ...]``:
     ``PipelineGroupOp("ab", "merge", ["a", "b"], config=None)``; ``mode`` a
-    :class:`GroupMode` or ``"merge"`` / ``"fork"``."""
+    :class:`GroupMode` or ``"merge"`` / ``"fork"`` / ``"fused_merge"``."""
 
     def __init__(self, sym_name, mode, members, *, config=None,
                  barrier_offset=None, loc=None, ip=None):
         if isinstance(mode, str):
             mode = {"merge": GroupMode.Merge,  # noqa: F405
-                    "fork": GroupMode.Fork}[mode]  # noqa: F405
+                    "fork": GroupMode.Fork,  # noqa: F405
+                    "fused_merge": GroupMode.FusedMerge}[mode]  # noqa: F405
         super().__init__(_name(sym_name), mode, _symbols(members),
                          config=config, barrier_offset=_i64(barrier_offset),
                          loc=loc, ip=ip)

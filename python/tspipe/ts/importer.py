@@ -6,9 +6,13 @@ equivalent :class:`tspipe.ts.Kernel`: one ``tspipe.pipeline`` per resource
 with its config and data buffer (bytes of its ``SmemAllocation`` list,
 tensor-memory columns of its ``TmemAllocation`` list), one ``tspipe.task``
 per task with its warp range, CTA and register count, the head / domain loop
-/ tail of each schedule with its brackets (a bracket on a Merge pipeline
-group becomes that bracket on each member) and its first/last-iteration
-guards. Work steps become named placeholders: an ``llvm.inline_asm`` PTX
+/ tail of each schedule with its brackets and its first/last-iteration
+guards. A TS ``PipelineGroup`` becomes a ``tspipe.pipeline_group`` of its
+members with the group's mode (its config derived by the verifier, R67); a
+bracket on a member (TS's ``group.member``) names the group
+(``tspipe.consumer_wait @a group(@ab)``), a bracket on the group itself
+(a merge group's release, a fork group's commit) is that bracket on the
+group (``tspipe.consumer_release @ab``). Work steps become named placeholders: an ``llvm.inline_asm`` PTX
 comment ``// ts work: <resource>.<label>`` located at
 ``Location.name("<task>/<resource>.<label>")`` and, on a pipelined resource,
 the ``tspipe.stage_index`` of the stage the step works on (so R32 / R33
@@ -100,6 +104,28 @@ def config_from_ts(ts_config) -> PipelineConfig:
     )
 
 
+def _is_group(resource) -> bool:
+    """True for a TS ``PipelineGroup`` (a resource with members and a
+    mode)."""
+    return (getattr(resource, "members", None) is not None
+            and getattr(resource, "mode", None) is not None)
+
+
+def _group_of(resource):
+    """The TS ``PipelineGroup`` a member resource joined, or None."""
+    group = getattr(resource, "pipeline_group", None)
+    return group if group is not None and _is_group(group) else None
+
+
+def _members(resources) -> List[Any]:
+    """``resources`` with every pipeline group replaced by its members (TS
+    lists a group or its members in a task's resources)."""
+    out: List[Any] = []
+    for res in resources:
+        out.extend(res.members if _is_group(res) else [res])
+    return out
+
+
 def _smem_bytes(resource) -> Optional[int]:
     """Bytes of the resource's data buffer: the sum of the ``size_bytes`` of
     the ``SmemAllocation`` list its ``get_smem_requirements()`` returns (TS
@@ -161,33 +187,34 @@ class _Stages:
     def record(self, name: str, side: str, stage) -> None:
         self.made[(name, side)] = stage
 
-    def of(self, name: str, side: str):
+    def of(self, name: str, side: str, group: Optional[str] = None):
         if name not in self.pipelined:
             return None
         stage = self.made.get((name, side))
         if stage is not None and stage._scope in self.builder._stack:
             return stage
-        return self.builder.current_stage(name, side)
+        return self.builder.current_stage(name, side, group=group)
 
 
 def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages):
     for entry in entries:
         resource, stage = entry[0], _name(entry[1])
         label = entry[4] if len(entry) > 4 and entry[4] else None
+        # A member of a pipeline group is named through its group (R24); a
+        # bracket on the group itself names the group alone.
+        group = _group_of(resource)
+        group_name = group.name if group is not None else None
         if stage in _BRACKETS:
-            # A bracket on a (Merge) pipeline group: the bracket on each
-            # member, in order.
             verb = _BRACKETS[stage]
-            for member in getattr(resource, "members", None) or [resource]:
-                made = getattr(builder, verb)(member.name)
-                if verb in ("acquire", "wait"):
-                    stages.record(member.name, "producer" if verb == "acquire"
-                                  else "consumer", made)
+            made = getattr(builder, verb)(resource.name, group=group_name)
+            if verb in ("acquire", "wait") and not _is_group(resource):
+                stages.record(resource.name, "producer" if verb == "acquire"
+                              else "consumer", made)
         elif stage in _WORK:
             side = "producer" if stage.startswith("Producer") else "consumer"
             _placeholder(builder, task_name, resource.name,
                          label or _WORK[stage],
-                         stages.of(resource.name, side))
+                         stages.of(resource.name, side, group_name))
         else:
             raise NotImplementedError(
                 f"task {task_name!r}: schedule stage {stage} on "
@@ -218,7 +245,7 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
     """
     resources: List[Any] = []
     for task in task_manager.tasks:
-        for res in list(task.dst_resources) + list(task.src_resources):
+        for res in _members(list(task.dst_resources) + list(task.src_resources)):
             if res not in resources:
                 resources.append(res)
     configs: Dict[int, PipelineConfig] = {}
@@ -236,6 +263,17 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
     for res in resources:
         kernel.pipeline(res.name, configs[id(res)], smem_bytes=_smem_bytes(res),
                         tmem_columns=_tmem_columns(res))
+    # The pipeline groups of the members, in order of first member. The
+    # group's config is left to the verifier to derive (R67): TS keeps a
+    # derived and an explicit config in the same field.
+    pipeline_groups: List[Any] = []
+    for res in resources:
+        group = _group_of(res)
+        if group is not None and all(g is not group for g in pipeline_groups):
+            pipeline_groups.append(group)
+    for group in pipeline_groups:
+        kernel.pipeline_group(group.name, _name(group.mode),
+                              [m.name for m in group.members])
     for index, task in enumerate(task_manager.tasks):
         task_name = task.name or f"task{index}"
         if getattr(task, "work_queue", None) is not None or \
@@ -245,8 +283,10 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
                 f"are not modelled by tspipe")
         builder = kernel.task(
             task_name, task.warp_idx, task.num_warps,
-            produces=[r.name for r in task.dst_resources if id(r) in configs],
-            consumes=[r.name for r in task.src_resources if id(r) in configs],
+            produces=[r.name for r in _members(task.dst_resources)
+                      if id(r) in configs],
+            consumes=[r.name for r in _members(task.src_resources)
+                      if id(r) in configs],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
         bounds = (task.domain_start, task.domain, task.step)

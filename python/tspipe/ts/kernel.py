@@ -865,14 +865,19 @@ class Kernel:
         """Declare a pipeline group (``tspipe.pipeline_group``, TS's
         ``PipelineGroup``): ``members`` share one barrier array, the empty
         one for ``mode="merge"`` (release once on the group), the full one
-        for ``mode="fork"`` (commit once on the group). ``cfg`` is TS's
-        explicit group config, or None to derive it (R67-R69 are checked by
-        the verifier). Returns the op. Raises ValueError for another mode."""
+        for ``mode="fork"`` (commit once on the group), both for
+        ``mode="fused_merge"`` (TS's ``FusedMerge``: wait and release once
+        on the group). ``cfg`` is TS's explicit group config, or None to
+        derive it (R67-R69 are checked by the verifier). Returns the op.
+        Raises ValueError for another mode."""
         _check_name("pipeline group", name)
         mode = getattr(mode, "name", mode)
-        if not isinstance(mode, str) or mode.lower() not in ("merge", "fork"):
-            raise ValueError(f"pipeline group {name!r}: mode must be 'merge' "
-                             f"or 'fork', got {mode!r}")
+        modes = {"merge": "merge", "fork": "fork", "fused_merge": "fused_merge",
+                 "fusedmerge": "fused_merge"}
+        if not isinstance(mode, str) or mode.lower() not in modes:
+            raise ValueError(f"pipeline group {name!r}: mode must be 'merge', "
+                             f"'fork' or 'fused_merge', got {mode!r}")
+        mode = modes[mode.lower()]
         if cfg is not None and not isinstance(cfg, PipelineConfig):
             raise TypeError(f"cfg must be a PipelineConfig, got {cfg!r}")
         names = [self._resource_name(m) for m in members]
@@ -883,7 +888,7 @@ class Kernel:
                   else ir.InsertionPoint(self._body))
             with ip:
                 op = ts.PipelineGroupOp(
-                    name, mode.lower(), names,
+                    name, mode, names,
                     config=cfg.to_attr(self.context) if cfg else None)
         return op
 

@@ -78,8 +78,9 @@ class MemoryResource(metaclass=_ResourceMeta):
 
 
 class PipelineGroupMode(enum.Enum):
-    """TS's pipeline group modes. tspipe models ``Merge`` and ``Fork``
-    (``tspipe.pipeline_group``); ``FusedMerge`` is not modelled."""
+    """TS's pipeline group modes, each a ``tspipe.pipeline_group`` mode:
+    ``Merge`` (``merge``), ``Fork`` (``fork``), ``FusedMerge``
+    (``fused_merge``)."""
 
     Merge = "Merge"
     Fork = "Fork"
@@ -113,17 +114,20 @@ class PipelineGroup:
     waits on each member (``group.<member>.wait()``) and releases once on
     the group (``group.release()``); ``Fork``: they share the full barriers,
     the producer acquires each member and commits once on the group
-    (``group.commit()``). ``group.<member name>`` is the member named through
-    the group, as every bracket on a member must be (R24).
-    ``pipeline_config``: TS's explicit group config, or None to derive it.
-    Raises NotImplementedError for ``FusedMerge``."""
+    (``group.commit()``); ``FusedMerge``: they share both arrays, each
+    producer acquires and commits its member, the consumer waits and
+    releases once on the group (``group.wait()``, ``group.release()``) and
+    reads a member's stage through ``current_stage``. ``group.<member
+    name>`` is the member named through the group, as every bracket on a
+    member must be (R24). ``pipeline_config``: TS's explicit group config,
+    or None to derive it. Raises ValueError for another mode."""
 
     def __init__(self, name: str, members, mode=PipelineGroupMode.Merge,
                  pipeline_config=None):
-        if getattr(mode, "name", mode) not in ("Merge", "Fork"):
-            raise NotImplementedError(
-                f"pipeline group {name!r}: mode {mode} is not modelled by "
-                f"tspipe (Merge and Fork are)")
+        if getattr(mode, "name", mode) not in ("Merge", "Fork", "FusedMerge"):
+            raise ValueError(
+                f"pipeline group {name!r}: mode must be a PipelineGroupMode "
+                f"(Merge, Fork or FusedMerge), got {mode!r}")
         self.name = name
         self.members = list(members)
         self.mode = mode

@@ -1,18 +1,66 @@
 // RUN: tspipe-opt %s --tspipe-normalize --tspipe-allocate-smem --convert-tspipe-to-nvvm -split-input-file -verify-diagnostics
 
-// Pipeline groups the conversion does not lower yet are rejected with a
-// diagnostic, never a crash (docs/Protocols.md, Pipeline groups).
+// Pipeline groups the conversion cannot lower with one group-level bracket
+// for every member are rejected with a diagnostic naming both members'
+// forms, never a crash (docs/Protocols.md, Pipeline groups). Each is
+// verified (R67 accepts it); the lowering tests of groups-mixed.mlir and
+// groups-fork.mlir hold the forms that do lower.
 
-// A fork of TMA producers: the lead's acquire would have to arm the shared
-// full barrier with every member's bytes.
-gpu.module @fork_tma [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
-gpu.func @fork_tma(%n: index) kernel {
+// A merge of a multicast TmaAsync member and an AsyncAsync member on a
+// 2-CTA cluster: the AsyncAsync lead's release arrives on its own CTA only,
+// while the TMA member's copies also wrote the peer CTA's stage.
+gpu.module @merge_mcast_mixed [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @merge_mcast_mixed(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) cluster([2, 1, 1]) {
+      tspipe.pipeline @t config(<tma_async, num_stages = 4, num_bytes = 8192,
+          producer_group = <thread, 1>, consumer_group = <thread, 4>,
+          cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>)
+          smem_bytes(32768)
+      tspipe.pipeline @a config(<async_async, num_stages = 4,
+          producer_group = <thread, 32>, consumer_group = <thread, 64>,
+          cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>)
+      // expected-error @+1 {{'tspipe.pipeline_group' op cannot lower the merge group's one tspipe.consumer_release for every member: for '@a' (async_async) every signaling thread arrives (mbarrier.arrive) on its own CTA's barrier, but '@t' (tma_async) needs its release on the barriers of every CTA of its TMA multicast set; give the members one pipeline type or run the kernel on one CTA, where both reach this CTA's barrier alone}}
+      tspipe.pipeline_group @ta merge [@t, @a]
+      tspipe.task @load_t warps(0, 1) produces [@t] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @t group(@ta)
+          tspipe.producer_commit @t group(@ta)
+        }
+      }
+      tspipe.task @load_a warps(1, 1) produces [@a] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @a group(@ta)
+          tspipe.producer_commit @a group(@ta)
+        }
+      }
+      tspipe.task @use warps(2, 2) consumes [@t, @a] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @t group(@ta)
+          %u = tspipe.consumer_wait @a group(@ta)
+          tspipe.consumer_release @ta
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A fork whose members fill with different instructions: the AsyncAsync
+// lead's commit is a cp.async arrive (async_load), the AsyncUmma member's
+// producers arrive with mbarrier.arrive (async_thread); one commit cannot
+// be both.
+gpu.module @fork_producer_ops [#nvvm.target<chip = "sm_100a">] {
+gpu.func @fork_producer_ops(%n: index) kernel {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tspipe.kernel warps(3) {
-    tspipe.pipeline @x config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    tspipe.pipeline @y config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    // expected-error @+1 {{lowering of fork groups of tma_async pipelines is not implemented yet; fork groups lower for producers that arm nothing (async_async, async_umma, umma_async, umma_umma)}}
+    tspipe.pipeline @x config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>, async_producer_op = async_load>)
+    tspipe.pipeline @y config(<async_umma, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 1>>)
+    // expected-error @+1 {{'tspipe.pipeline_group' op cannot lower the fork group's one tspipe.producer_commit for every member: for '@x' (async_async) every signaling thread arrives once its cp.async copies land (cp.async.mbarrier.arrive.noinc) on its own CTA's barrier, but '@y' (async_umma) needs that every signaling thread arrives (mbarrier.arrive) on its own CTA's barrier; give the members one pipeline type}}
     tspipe.pipeline_group @xy fork [@x, @y]
     tspipe.task @load warps(0, 1) produces [@x, @y] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
@@ -27,7 +75,7 @@ gpu.func @fork_tma(%n: index) kernel {
         tspipe.consumer_release @x group(@xy)
       }
     }
-    tspipe.task @use_y warps(2, 1) consumes [@y] {
+    tspipe.task @mma_y warps(2, 1) consumes [@y] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
         %s = tspipe.consumer_wait @y group(@xy)
         tspipe.consumer_release @y group(@xy)
@@ -40,34 +88,34 @@ gpu.func @fork_tma(%n: index) kernel {
 
 // -----
 
-// The same for a fork of TmaUmma producers (tcgen05 consumers): the lead's
-// acquire would arm F_shared with every member's bytes.
-gpu.module @fork_tma_umma [#nvvm.target<chip = "sm_100a">] {
-gpu.func @fork_tma_umma(%n: index) kernel {
+// A fused_merge on a CTA pair (V = 2) whose producers arrive on different
+// CTAs' full barriers: the AsyncUmma threads on the pair leader's, the
+// UmmaUmma commit on both CTAs'; one shared full barrier cannot count both.
+gpu.module @fused_pair [#nvvm.target<chip = "sm_100a">] {
+gpu.func @fused_pair(%n: index) kernel {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  tspipe.kernel warps(3) {
-    tspipe.pipeline @x config(<tma_umma, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    tspipe.pipeline @y config(<tma_umma, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    // expected-error @+1 {{lowering of fork groups of tma_umma pipelines is not implemented yet; fork groups lower for producers that arm nothing (async_async, async_umma, umma_async, umma_umma)}}
-    tspipe.pipeline_group @xy fork [@x, @y]
-    tspipe.task @load warps(0, 1) produces [@x, @y] {
+  tspipe.kernel warps(3) cluster([2, 1, 1]) {
+    tspipe.pipeline @s config(<async_umma, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 1>, cta_layout_vmnk = [2, 1, 1, 1], producer_signaling = cta_leader, consumer_signaling = cta_leader>)
+    tspipe.pipeline @m config(<umma_umma, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 1>, cta_layout_vmnk = [2, 1, 1, 1], producer_signaling = cta_leader, consumer_signaling = cta_leader>)
+    // expected-error @+1 {{'tspipe.pipeline_group' op cannot lower the fused_merge group's shared full barrier: the producers of '@s' (async_umma) arrive on the barrier of its pair's leader CTA, those of '@m' (umma_umma) on the barriers of both CTAs of its pair; use a merge group, whose members keep their own full barriers}}
+    tspipe.pipeline_group @sm fused_merge [@s, @m]
+    tspipe.task @load_s warps(0, 1) produces [@s] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        %s = tspipe.producer_acquire @x group(@xy)
-        %t = tspipe.producer_acquire @y group(@xy)
-        tspipe.producer_commit @xy
+        %x = tspipe.producer_acquire @s group(@sm)
+        tspipe.producer_commit @s group(@sm)
       }
     }
-    tspipe.task @mma_x warps(1, 1) consumes [@x] {
+    tspipe.task @fill_m warps(1, 1) produces [@m] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        %s = tspipe.consumer_wait @x group(@xy)
-        tspipe.consumer_release @x group(@xy)
+        %x = tspipe.producer_acquire @m group(@sm)
+        tspipe.producer_commit @m group(@sm)
       }
     }
-    tspipe.task @mma_y warps(2, 1) consumes [@y] {
+    tspipe.task @mma warps(2, 1) consumes [@s, @m] {
       tspipe.domain_loop %i = %c0 to %n step %c1 {
-        %s = tspipe.consumer_wait @y group(@xy)
-        tspipe.consumer_release @y group(@xy)
+        %x = tspipe.consumer_wait @sm
+        tspipe.consumer_release @sm
       }
     }
   }

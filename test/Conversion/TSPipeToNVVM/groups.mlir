@@ -167,8 +167,10 @@ gpu.func @fork_async(%n: index) kernel {
 
 // A merge of a TmaAsync and an AsyncAsync member: the lead is the AsyncAsync
 // member, so E_shared (at +32) is initialized once with its consumer group
-// (64 threads) and the group release is its every-thread arrive; the TMA
-// member keeps its own full barriers (count 1, armed with its 1024 bytes).
+// (64 threads) and the group release is its every-thread arrive, after the
+// proxy fence of a TmaAsync release (the TMA member's next fill is an
+// async-proxy write); the TMA member keeps its own full barriers (count 1,
+// armed with its 1024 bytes).
 // CHECK-LABEL: gpu.func @merge_mixed
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
@@ -211,6 +213,7 @@ gpu.func @fork_async(%n: index) kernel {
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[WT]], %[[C_PH]]
 // CHECK-NEXT:      %[[WA:.*]] = llvm.getelementptr %[[F_A]][%[[C]]]
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[WA]], %[[C_PH]]
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      %[[REL:.*]] = llvm.getelementptr %[[E_SHARED]][%[[C]]]
 // CHECK-NEXT:      nvvm.mbarrier.arrive %[[REL]]
 // CHECK-NOT:       nvvm.mbarrier.arrive

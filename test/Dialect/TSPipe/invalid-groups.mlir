@@ -280,6 +280,20 @@ func.func @R67_fork_bytes() {
 
 // -----
 
+// R9: the shared full barrier of a fork expects the sum of its members'
+// bytes (R68), 2 x 786432 > 2^20 - 1.
+func.func @R9_fork_bytes_sum() {
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @x config(<tma_async, num_stages = 2, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    tspipe.pipeline @y config(<tma_async, num_stages = 2, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    // expected-error @+1 {{'tspipe.pipeline_group' op [R9] the fork's shared full barrier expects the sum of its members' num_bytes, 1572864, which exceeds the mbarrier transaction count limit of 1048575 bytes per phase; give the members smaller stages or fewer members}}
+    tspipe.pipeline_group @xy fork [@x, @y]
+  }
+  return
+}
+
+// -----
+
 // R67: a pipeline in two groups.
 func.func @R67_two_groups() {
   tspipe.kernel warps(1) {
@@ -389,6 +403,122 @@ func.func @R14_umma_producer_op() {
   tspipe.kernel warps(1) {
     // expected-error @+1 {{[R14]}}
     tspipe.pipeline @a config(<async_umma, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 1>, umma_consumer_producer_op = tma_load>)
+  }
+  return
+}
+
+// -----
+
+// R24: a fused_merge group's consumer waits once, on the group, not on a
+// member.
+func.func @R24_fused_member_wait(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{'tspipe.consumer_wait' op [R24] the members of fused_merge group @ab share one full and one empty barrier, so tspipe.consumer_wait is issued once on the group, not on member @a; write 'tspipe.consumer_wait @ab'}}
+        %s = tspipe.consumer_wait @a group(@ab)
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// R24: the producers of a fused_merge group commit their own members.
+func.func @R24_fused_group_commit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        // expected-error @+1 {{'tspipe.producer_commit' op [R24] fused_merge group @ab takes only tspipe.consumer_try_wait, tspipe.consumer_wait and tspipe.consumer_release (the bracket its members share); name one member: 'tspipe.producer_commit @<member> group(@ab)'}}
+        tspipe.producer_commit @ab
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        %sa = tspipe.current_stage @a consumer group(@ab)
+        %ba = tspipe.stage_buffer %sa : !llvm.ptr<3>
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// R24: the stage of a fused_merge group's wait addresses no data buffer.
+func.func @R24_fused_group_stage_buffer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        // expected-error @+1 {{'tspipe.stage_buffer' op [R24] the stage of a wait on group '@ab' addresses the barriers its members share, not a data buffer; take the stage of one member with 'tspipe.current_stage @<member> consumer group(@ab)'}}
+        %ba = tspipe.stage_buffer %s : !llvm.ptr<3>
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// R67: a fused_merge group cannot be interleaved (TS 4.8.1).
+func.func @R67_fused_interleave() {
+  tspipe.kernel warps(4) {
+    tspipe.pipeline @a config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = 2>)
+    tspipe.pipeline @b config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = 2>)
+    // expected-error @+1 {{'tspipe.pipeline_group' op [R67] fused_merge group members have interleave_stride = [2]; a fused_merge group cannot be interleaved (its producers share one full barrier per stage); use a merge group or drop the stride}}
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
   }
   return
 }

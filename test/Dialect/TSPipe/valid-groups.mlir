@@ -169,6 +169,17 @@ func.func @R67_fork_bytes() {
   return
 }
 
+// CHECK-LABEL: func.func @R9_fork_bytes_sum
+// The sum of the members' bytes, 2 x 524272 = 1048544, fits the tx-count.
+func.func @R9_fork_bytes_sum() {
+  tspipe.kernel warps(1) {
+    tspipe.pipeline @x config(<tma_async, num_stages = 2, num_bytes = 524272, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    tspipe.pipeline @y config(<tma_async, num_stages = 2, num_bytes = 524272, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    tspipe.pipeline_group @xy fork [@x, @y]
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @R67_two_groups
 func.func @R67_two_groups() {
   tspipe.kernel warps(1) {
@@ -231,6 +242,115 @@ func.func @R69_member_type() {
 func.func @R14_umma_producer_op() {
   tspipe.kernel warps(1) {
     tspipe.pipeline @a config(<async_umma, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 1>, umma_consumer_producer_op = async_load>)
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @R24_fused_member_wait
+func.func @R24_fused_member_wait(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        %sa = tspipe.current_stage @a consumer group(@ab)
+        %ba = tspipe.stage_buffer %sa : !llvm.ptr<3>
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @R24_fused_group_commit
+func.func @R24_fused_group_commit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        %sa = tspipe.current_stage @a consumer group(@ab)
+        %ba = tspipe.stage_buffer %sa : !llvm.ptr<3>
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @R24_fused_group_stage_buffer
+// CHECK: tspipe.pipeline_group @ab fused_merge [@a, @b]
+// CHECK: tspipe.consumer_wait @ab
+// CHECK: tspipe.current_stage @a consumer group(@ab)
+func.func @R24_fused_group_stage_buffer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @a config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline @b config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(1024)
+    tspipe.pipeline_group @ab fused_merge [@a, @b]
+    tspipe.task @load_a warps(0, 1) produces [@a] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @a group(@ab)
+        tspipe.producer_commit @a group(@ab)
+      }
+    }
+    tspipe.task @load_b warps(1, 1) produces [@b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @b group(@ab)
+        tspipe.producer_commit @b group(@ab)
+      }
+    }
+    tspipe.task @use warps(2, 1) consumes [@a, @b] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        %sa = tspipe.current_stage @a consumer group(@ab)
+        %ba = tspipe.stage_buffer %sa : !llvm.ptr<3>
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @R67_fused_interleave
+func.func @R67_fused_interleave() {
+  tspipe.kernel warps(4) {
+    tspipe.pipeline @a config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = 2>)
+    tspipe.pipeline @b config(<async_async, num_stages = 4, producer_group = <thread, 32>, consumer_group = <thread, 32>, interleave_stride = 2>)
+    tspipe.pipeline_group @ab merge [@a, @b]
   }
   return
 }

@@ -80,15 +80,45 @@ LogicalResult PipelineGroupOp::verify() {
 
 static StringRef modeName(GroupMode mode) { return stringifyGroupMode(mode); }
 
-/// The bracket a group of `mode` collapses into one op on the group.
+/// The brackets a group of `mode` collapses into one op on the group (TS:
+/// merge `ConsumerRelease`, fork `ProducerCommit`, fused merge the whole
+/// consumer side).
 static bool isCollapsedBracket(GroupMode mode, Operation *op) {
-  return mode == GroupMode::Merge ? isa<ConsumerReleaseOp>(op)
-                                  : isa<ProducerCommitOp>(op);
+  switch (mode) {
+  case GroupMode::Merge:
+    return isa<ConsumerReleaseOp>(op);
+  case GroupMode::Fork:
+    return isa<ProducerCommitOp>(op);
+  case GroupMode::FusedMerge:
+    return isa<ConsumerTryWaitOp, ConsumerWaitOp, ConsumerReleaseOp>(op);
+  }
+  return false;
 }
 
 static StringRef collapsedBracketName(GroupMode mode) {
-  return mode == GroupMode::Merge ? "tspipe.consumer_release"
-                                  : "tspipe.producer_commit";
+  switch (mode) {
+  case GroupMode::Merge:
+    return "tspipe.consumer_release";
+  case GroupMode::Fork:
+    return "tspipe.producer_commit";
+  case GroupMode::FusedMerge:
+    return "tspipe.consumer_try_wait, tspipe.consumer_wait and "
+           "tspipe.consumer_release";
+  }
+  return "";
+}
+
+/// The barrier arrays the members of a group of `mode` share.
+static StringRef sharedArrays(GroupMode mode) {
+  switch (mode) {
+  case GroupMode::Merge:
+    return "one empty barrier";
+  case GroupMode::Fork:
+    return "one full barrier";
+  case GroupMode::FusedMerge:
+    return "one full and one empty barrier";
+  }
+  return "";
 }
 
 /// The group of `kernel` that has `pipeline` as a member, if any.
@@ -150,12 +180,10 @@ LogicalResult mlir::tspipe::verifyGroupBracket(Operation *op, TaskOp task,
     if (isCollapsedBracket(g.getMode(), op))
       return op->emitOpError()
              << "[R24] the members of " << modeName(g.getMode()) << " group "
-             << group << " share one "
-             << (g.getMode() == GroupMode::Merge ? "empty" : "full")
-             << " barrier, so " << collapsedBracketName(g.getMode())
+             << group << " share " << sharedArrays(g.getMode())
+             << ", so " << op->getName()
              << " is issued once on the group, not on member " << name
-             << "; write '" << collapsedBracketName(g.getMode()) << " "
-             << group << "'";
+             << "; write '" << op->getName() << " " << group << "'";
     return success();
   }
   auto kernel = op->getParentOfType<KernelOp>();
@@ -310,9 +338,30 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
   if (mode == GroupMode::Merge)
     checkFields(kMergeFields, "the members of a merge group share the "
                               "consumer side");
-  else
+  else if (mode == GroupMode::Fork)
     checkFields(kForkFields, "the members of a fork group share the "
                              "producer side");
+  else {
+    // TS 4.8.1 (PipelineGroup): a fused merge shares both sides' signaling.
+    checkFields(kMergeFields, "the members of a fused_merge group share the "
+                              "consumer side");
+    checkFields(kForkFields, "the producers of a fused_merge group arrive "
+                             "on one full barrier");
+    // TS rejects interleaved fused merges: lanes would need one shared
+    // full barrier per lane.
+    if (c0.isInterleaved()) {
+      ok = false;
+      group.emitOpError()
+          << "[R67] fused_merge group members have interleave_stride = "
+          << listText(c0.getInterleaveStride())
+          << "; a fused_merge group cannot be interleaved (its producers "
+             "share one full barrier per stage); use a merge group or drop "
+             "the stride";
+    }
+  }
+  // A fused merge has the merge topology (N producer sides, one consumer
+  // side) for everything below.
+  GroupMode topology = mode == GroupMode::FusedMerge ? GroupMode::Merge : mode;
 
   // Producer and consumer units (bit sets over Unit); the mode they imply.
   unsigned producers = 0, consumers = 0;
@@ -332,7 +381,7 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
            "differ on the other side only";
   } else if (producersDiffer || consumersDiffer) {
     GroupMode derived = producersDiffer ? GroupMode::Merge : GroupMode::Fork;
-    if (derived != mode) {
+    if (derived != topology) {
       ok = false;
       group.emitOpError()
           << "[R67] the members differ in their "
@@ -358,7 +407,7 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
       continue;
     }
     PipelineConfigAttr mc = m.getConfig(), rc = ref.getConfig();
-    bool merge = mode == GroupMode::Merge;
+    bool merge = topology == GroupMode::Merge;
     int64_t mine = merge ? mc.getEmptyArriveCount() : mc.getFullArriveCount();
     int64_t theirs = merge ? rc.getEmptyArriveCount() : rc.getFullArriveCount();
     if (mine == theirs)
@@ -374,6 +423,41 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
         << " barrier of a " << modeName(mode)
         << " group counts one group of arrivals, so the groups must be "
            "equal";
+  }
+
+  // The shared full barrier of a fork expects every member's bytes (R68,
+  // docs/Rules.md); like any transaction count, their sum must fit the
+  // mbarrier's tx-count (R9, PTX ISA: at most 2^20 - 1 per phase).
+  // A fused merge's shared full barrier likewise expects every TMA
+  // member's bytes, and counts every member's producer arrivals (R8, PTX
+  // ISA: an arrive count of at most 2^20 - 1).
+  if (mode != GroupMode::Merge) {
+    constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
+    int64_t sum = 0, arrivals = 0;
+    for (PipelineOp m : members) {
+      sum += m.getConfig().getNumBytes();
+      arrivals += m.getConfig().getFullArriveCount();
+    }
+    StringRef what = mode == GroupMode::Fork ? "fork" : "fused_merge";
+    if (sum > kMaxTxCount) {
+      ok = false;
+      group.emitOpError()
+          << "[R9] the " << what
+          << "'s shared full barrier expects the sum of its "
+             "members' num_bytes, "
+          << sum << ", which exceeds the mbarrier transaction count limit of "
+          << kMaxTxCount
+          << " bytes per phase; give the members smaller stages or fewer "
+             "members";
+    }
+    if (mode == GroupMode::FusedMerge && arrivals > kMaxTxCount) {
+      ok = false;
+      group.emitOpError()
+          << "[R8] the fused_merge's shared full barrier counts the sum of "
+             "its members' producer arrivals, "
+          << arrivals << ", more than an mbarrier's limit of " << kMaxTxCount
+          << "; give the members smaller producer groups";
+    }
   }
 
   // A fork member's consumers see the bytes of one shared full barrier.
@@ -443,7 +527,7 @@ static LogicalResult verifyExplicitConfig(PipelineGroupOp group,
                         << "; set num_bytes = " << sumBytes;
   }
   // The shared side's arrive count is the members' common group.
-  bool merge = group.getMode() == GroupMode::Merge;
+  bool merge = group.getMode() != GroupMode::Fork;
   PipelineOp first = members.front();
   PipelineConfigAttr c0 = first.getConfig();
   int64_t shared = merge ? c0.getEmptyArriveCount() : c0.getFullArriveCount();

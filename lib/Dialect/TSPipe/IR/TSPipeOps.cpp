@@ -538,6 +538,16 @@ LogicalResult EmptyBarrierOp::verify() {
 LogicalResult StageBufferOp::verify() {
   if (failed(verifyStageOperand(*this, getStage())))
     return failure();
+  // The stage of a fused_merge group's wait is the members' shared barriers;
+  // each member keeps its own data buffer.
+  if (auto wait = getStage().getDefiningOp<ConsumerWaitOp>())
+    if (PipelineGroupOp group = lookupGroup(wait, wait.getPipelineAttr()))
+      return emitOpError()
+             << "[R24] the stage of a wait on group '@" << group.getSymName()
+             << "' addresses the barriers its members share, not a data "
+                "buffer; take the stage of one member with "
+                "'tspipe.current_stage @<member> consumer group(@"
+             << group.getSymName() << ")'";
   PipelineOp pipe = pipelineOfStage(getStage());
   if (pipe && !pipe.getSmemBytes())
     return emitOpError() << "[X9] pipeline '@" << pipe.getSymName()

@@ -3,7 +3,8 @@
 // Implements tspipe-allocate-smem: barrier storage per pipeline group
 // ((N + 1) * num_stages mbarriers of 8 bytes for N members: merge
 // [F_0]...[F_{N-1}][E_shared], fork [F_shared][E_0]...[E_{N-1}], each array
-// num_stages long) and per other pipeline (2 * num_stages mbarriers, full
+// num_stages long; 2 * num_stages for a fused merge [F_shared][E_shared])
+// and per other pipeline (2 * num_stages mbarriers, full
 // then empty), then the data buffers, 128-byte aligned; the total is
 // checked against the CTA's shared memory capacity (rule R43).
 //
@@ -73,17 +74,21 @@ struct TSPipeAllocateSmem
       uint64_t n = members.size();
       uint64_t array = llvm::SaturatingMultiply<uint64_t>(
           8, members.front().getConfig().getNumStages());
-      uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(array, n + 1);
+      // Merge [F_0]...[F_{N-1}][E_shared], fork [F_shared][E_0]...[E_{N-1}],
+      // fused merge [F_shared][E_shared]: which array of the N + 1 (or 2)
+      // each member's full and empty barriers are.
+      bool fused = group.getMode() == GroupMode::FusedMerge;
       bool merge = group.getMode() == GroupMode::Merge;
+      uint64_t bytes =
+          llvm::SaturatingMultiply<uint64_t>(array, fused ? 2 : n + 1);
       group.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
       for (auto [i, m] : llvm::enumerate(members)) {
-        uint64_t full = merge ? llvm::SaturatingAdd(
-                                    offset, llvm::SaturatingMultiply<uint64_t>(
-                                                array, i))
-                              : offset;
-        uint64_t empty =
-            llvm::SaturatingAdd(offset, llvm::SaturatingMultiply<uint64_t>(
-                                            array, merge ? n : i + 1));
+        uint64_t fullArray = merge ? i : 0;
+        uint64_t emptyArray = fused ? 1 : merge ? n : i + 1;
+        uint64_t full = llvm::SaturatingAdd(
+            offset, llvm::SaturatingMultiply<uint64_t>(array, fullArray));
+        uint64_t empty = llvm::SaturatingAdd(
+            offset, llvm::SaturatingMultiply<uint64_t>(array, emptyArray));
         m.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(full)));
         m.setEmptyBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(empty)));
         grouped.insert(m.getSymName());

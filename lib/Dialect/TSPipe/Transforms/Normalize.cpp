@@ -57,13 +57,14 @@ llvm::StringMap<ConsumerUse> collectConsumerUses(KernelOp kernel) {
   for (auto task : kernel.getBody().getOps<TaskOp>()) {
     llvm::StringMap<std::pair<bool, bool>> waitsReleases;
     task.walk([&](Operation *op) {
-      if (isa<ConsumerTryWaitOp, ConsumerWaitOp>(op))
-        waitsReleases[op->getAttrOfType<FlatSymbolRefAttr>("pipeline")
-                          .getValue()]
-            .first = true;
-      else if (isa<ConsumerReleaseOp>(op))
+      // A fused_merge group's wait is a wait on every member.
+      if (isa<ConsumerTryWaitOp, ConsumerWaitOp>(op)) {
+        for (StringRef pipe : getBracketPipelines(op))
+          waitsReleases[pipe].first = true;
+      } else if (isa<ConsumerReleaseOp>(op)) {
         for (StringRef pipe : getBracketPipelines(op))
           waitsReleases[pipe].second = true;
+      }
     });
     for (auto &entry : waitsReleases) {
       auto [waits, releases] = entry.second;

@@ -76,11 +76,14 @@ def TSPipe_ReleaseForm : I32EnumAttr<"ReleaseForm",
 // `PipelineGroup` modes; docs/Protocols.md, Pipeline groups). `merge`: the
 // members keep their full barriers and share one empty barrier array (many
 // producers, one consumer side); `fork`: they share one full barrier array
-// and keep their empty barriers (one producer side, many consumers).
+// and keep their empty barriers (one producer side, many consumers);
+// `fused_merge`: they share both arrays (many producers arriving on one full
+// barrier, one consumer side).
 def TSPipe_GroupMode : I32EnumAttr<"GroupMode",
     "how the members of a pipeline group share barriers", [
       I32EnumAttrCase<"Merge", 0, "merge">,
-      I32EnumAttrCase<"Fork", 1, "fork">]> {
+      I32EnumAttrCase<"Fork", 1, "fork">,
+      I32EnumAttrCase<"FusedMerge", 2, "fused_merge">]> {
   let cppNamespace = "::mlir::tspipe";
 }
 

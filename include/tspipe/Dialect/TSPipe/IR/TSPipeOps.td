@@ -154,6 +154,14 @@ def TSPipe_PipelineGroupOp : TSPipe_Op<"pipeline_group", [
       member (`tspipe.producer_acquire @m group(@g)`) and commits once, on
       the group (`tspipe.producer_commit @g`), which fills the stage of every
       member.
+    * `fused_merge` (N producer sides, one consumer side): the members share
+      both barrier arrays. Barrier storage `[F_shared x S] [E_shared x S]`;
+      `F_shared` counts every member's producer arrivals (and the bytes of
+      every TMA member). Each producer acquires and commits its member; the
+      consumer waits (`tspipe.consumer_try_wait` / `tspipe.consumer_wait`)
+      and releases once, on the group, for every member; a member's data
+      buffer is addressed through `tspipe.current_stage @m consumer
+      group(@g)`.
 
     Every bracket on a member names the group with `group(@g)`; the group
     itself takes only the bracket its mode collapses (R24). The members
@@ -162,7 +170,7 @@ def TSPipe_PipelineGroupOp : TSPipe_Op<"pipeline_group", [
     explicit group config; it is checked against the members (R68, R69).
     `barrier_offset` (bytes into the kernel's dynamic shared memory) is set
     by `tspipe-allocate-smem`: the group's `(N + 1) * num_stages` mbarriers
-    start there.
+    (`2 * num_stages` for `fused_merge`) start there.
 
     Example:
 

@@ -1,0 +1,306 @@
+//===- GroupLowering.cpp - pipeline groups in tspipe-to-nvvm ---------------===//
+//
+// What the lowering of a `tspipe.pipeline_group` decides before any bracket
+// is emitted (docs/Protocols.md, Pipeline groups):
+//
+// * the lead: the member whose protocol lowers the group-level brackets and
+//   which initializes the shared barrier arrays (merge and fused merge: the
+//   first member whose producer is not TMA, if any; fork: the first member);
+// * the shared arrays' arrive counts (a fused merge's shared full barrier
+//   counts every member's producer arrivals) and, for a fork of TMA
+//   producers, the transaction bytes the lead's acquire arms the shared
+//   full barrier with (the sum of every member's bytes; rule R68,
+//   docs/Rules.md) while the other members' acquires only wait;
+// * whether one lowered bracket serves every member: the arrivals the lead's
+//   group-level bracket makes (their instruction and the CTAs whose barrier
+//   they reach) must be the ones every member's own bracket would make.
+//   Otherwise the group is rejected with a diagnostic naming both forms.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Protocol.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::tspipe;
+
+namespace {
+
+/// The instruction of one arrival on a shared barrier.
+enum class Arrival {
+  /// `mbarrier.arrive` by every signaling thread.
+  Thread,
+  /// `cp.async.mbarrier.arrive.noinc` by every signaling thread.
+  CpAsync,
+  /// `mbarrier.arrive` by selected lanes of each warp (TmaAsync
+  /// release(lane)).
+  Lane,
+  /// `mbarrier.arrive.expect_tx` by one elected thread per warp at acquire;
+  /// the TMA copies complete the bytes.
+  ExpectTx,
+  /// `tcgen05.commit` by one elected thread per warp.
+  Tcgen05Commit,
+};
+
+/// The CTAs whose barrier of the stage receives the arrivals.
+enum class Reach {
+  /// Each CTA's own barrier.
+  Local,
+  /// The barrier of the leader CTA of this CTA's pair (V = 2), only.
+  PairLeader,
+  /// The barriers of both CTAs of this CTA's pair (V = 2).
+  Pair,
+  /// Every CTA of the TmaAsync multicast set (lane l signals CTA l).
+  TmaAsyncMulticast,
+  /// The CTAs of the TmaUmma multicast mask (M row and N column pairs).
+  TmaUmmaMulticast,
+};
+
+/// What a group-level bracket does on the shared barrier.
+struct SharedForm {
+  Arrival arrival;
+  Reach reach;
+
+  bool operator==(const SharedForm &o) const {
+    return arrival == o.arrival && reach == o.reach;
+  }
+};
+
+StringRef describe(Arrival a) {
+  switch (a) {
+  case Arrival::Thread:
+    return "every signaling thread arrives (mbarrier.arrive)";
+  case Arrival::CpAsync:
+    return "every signaling thread arrives once its cp.async copies land "
+           "(cp.async.mbarrier.arrive.noinc)";
+  case Arrival::Lane:
+    return "selected lanes of each warp arrive (release(lane))";
+  case Arrival::ExpectTx:
+    return "one elected thread per warp arms the transaction bytes at acquire "
+           "(mbarrier.arrive.expect_tx)";
+  case Arrival::Tcgen05Commit:
+    return "one elected thread per warp commits (tcgen05.commit)";
+  }
+  return "";
+}
+
+StringRef describe(Reach r) {
+  switch (r) {
+  case Reach::Local:
+    return "on its own CTA's barrier";
+  case Reach::PairLeader:
+    return "on the barrier of its pair's leader CTA";
+  case Reach::Pair:
+    return "on the barriers of both CTAs of its pair";
+  case Reach::TmaAsyncMulticast:
+    return "on the barriers of every CTA of its TMA multicast set";
+  case Reach::TmaUmmaMulticast:
+    return "on the barriers of the CTAs of its tcgen05 multicast mask";
+  }
+  return "";
+}
+
+bool isTmaProducer(PipelineType t) {
+  return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
+}
+
+/// The arrivals of a consumer_release on a pipeline of this config
+/// (docs/Protocols.md, per-type protocols): the form a merge group's
+/// release makes on the shared empty barrier.
+SharedForm releaseForm(PipelineLowering &p) {
+  PipelineConfigAttr cfg = p.config;
+  int64_t v = cfg.getV(), t = cfg.getClusterSize();
+  switch (cfg.getPipelineType()) {
+  case PipelineType::AsyncAsync:
+    return {Arrival::Thread, Reach::Local};
+  case PipelineType::UmmaAsync:
+    return {Arrival::Thread, v > 1 ? Reach::PairLeader : Reach::Local};
+  case PipelineType::TmaAsync:
+    if (p.op.getReleaseForm() == ReleaseForm::AllThreads)
+      return {Arrival::Thread, Reach::Local};
+    return {Arrival::Lane, t > 1 ? Reach::TmaAsyncMulticast : Reach::Local};
+  case PipelineType::TmaUmma:
+    // The multicast mask of a cluster that is one pair is that pair.
+    return {Arrival::Tcgen05Commit, t == 1   ? Reach::Local
+                                    : t == v ? Reach::Pair
+                                             : Reach::TmaUmmaMulticast};
+  case PipelineType::AsyncUmma:
+  case PipelineType::UmmaUmma:
+  case PipelineType::ClcFetchAsync:
+    return {Arrival::Tcgen05Commit, v > 1 ? Reach::Pair : Reach::Local};
+  }
+  return {Arrival::Thread, Reach::Local};
+}
+
+/// The arrivals that fill a stage of a pipeline of this config (its
+/// producer_commit, or for TMA producers the arm of its acquire): the form
+/// a fork group's commit makes on the shared full barrier.
+SharedForm fillForm(PipelineLowering &p) {
+  PipelineConfigAttr cfg = p.config;
+  int64_t v = cfg.getV();
+  switch (cfg.getPipelineType()) {
+  case PipelineType::AsyncAsync:
+    return {cfg.getAsyncProducerOp() == PipelineOpKind::AsyncLoad
+                ? Arrival::CpAsync
+                : Arrival::Thread,
+            Reach::Local};
+  case PipelineType::AsyncUmma:
+    if (cfg.getUmmaConsumerProducerOp() == PipelineOpKind::AsyncLoad)
+      return {Arrival::CpAsync, Reach::Local};
+    return {Arrival::Thread, v > 1 ? Reach::PairLeader : Reach::Local};
+  case PipelineType::TmaAsync: {
+    // The arm runs on the CTAs of the producer's CtaLeader gate.
+    bool leader = bitEnumContainsAny(cfg.getProducerSignaling(),
+                                     SignalingThreads::CtaLeader);
+    return {Arrival::ExpectTx,
+            v > 1 && leader ? Reach::PairLeader : Reach::Local};
+  }
+  case PipelineType::TmaUmma:
+    return {Arrival::ExpectTx, v > 1 ? Reach::PairLeader : Reach::Local};
+  case PipelineType::UmmaAsync:
+  case PipelineType::UmmaUmma:
+  case PipelineType::ClcFetchAsync:
+    return {Arrival::Tcgen05Commit, v > 1 ? Reach::Pair : Reach::Local};
+  }
+  return {Arrival::Thread, Reach::Local};
+}
+
+} // namespace
+
+LogicalResult KernelLowering::prepareGroups() {
+  for (auto group : kernel.getBody().getOps<PipelineGroupOp>()) {
+    // A fused merge has the merge topology: its consumer side is the lead's.
+    bool fused = group.getMode() == GroupMode::FusedMerge;
+    bool merge = group.getMode() != GroupMode::Fork;
+    SmallVector<PipelineLowering *> members;
+    for (Attribute a : group.getMembers()) {
+      auto it = pipelines.find(cast<FlatSymbolRefAttr>(a).getValue());
+      if (it == pipelines.end())
+        return group.emitOpError("has a member that is not a lowered "
+                                 "pipeline of the kernel");
+      if (!it->second.op.getEmptyBarrierOffset())
+        return group.emitOpError(
+            "has members without an empty_barrier_offset; run "
+            "tspipe-allocate-smem first");
+      members.push_back(&it->second);
+    }
+    if (members.empty())
+      continue;
+
+    // The lead. Merge: the first member whose producer is not TMA, if any
+    // (the shared empty barrier then counts that member's consumer
+    // arrivals, as TS's all-thread release of mixed merges does; R67 makes
+    // these counts equal over the non-TMA members); fork: the first member.
+    PipelineLowering *lead = members.front();
+    if (merge)
+      for (PipelineLowering *m : members)
+        if (!isTmaProducer(m->config.getPipelineType())) {
+          lead = m;
+          break;
+        }
+    bool leadIsTma = isTmaProducer(lead->config.getPipelineType());
+
+    // One lowered group-level bracket serves every member only if it makes
+    // the arrivals each member's own bracket would make. In a merge that
+    // mixes TMA and other producers TS releases the TMA members like the
+    // others (all threads), so only the CTAs reached must agree there.
+    SharedForm leadForm = merge ? releaseForm(*lead) : fillForm(*lead);
+    for (PipelineLowering *m : members) {
+      if (m == lead)
+        continue;
+      SharedForm form = merge ? releaseForm(*m) : fillForm(*m);
+      bool forced =
+          merge && !leadIsTma && isTmaProducer(m->config.getPipelineType());
+      bool same = forced ? form.reach == leadForm.reach : form == leadForm;
+      if (same)
+        continue;
+      StringRef bracket = merge ? "consumer_release" : "producer_commit";
+      InFlightDiagnostic diag = group.emitOpError();
+      diag << "cannot lower the " << stringifyGroupMode(group.getMode())
+           << " group's one tspipe." << bracket << " for every member: for '@"
+           << lead->op.getSymName() << "' ("
+           << stringifyPipelineType(lead->config.getPipelineType()) << ") "
+           << describe(leadForm.arrival) << " " << describe(leadForm.reach)
+           << ", but '@" << m->op.getSymName() << "' ("
+           << stringifyPipelineType(m->config.getPipelineType())
+           << ") needs ";
+      if (forced)
+        diag << "its release ";
+      else
+        diag << "that " << describe(form.arrival) << " ";
+      diag << describe(form.reach) << "; give the members one pipeline type"
+           << (form.reach != leadForm.reach
+                   ? " or run the kernel on one CTA, where both reach this "
+                     "CTA's barrier alone"
+                   : "");
+      return failure();
+    }
+
+    // A fused merge's producers all arrive on the shared full barrier of
+    // their own CTA's stage (or all of the same other CTA): their arrivals
+    // must reach the same CTAs.
+    if (fused)
+      for (PipelineLowering *m : members) {
+        SharedForm mine = fillForm(*m), theirs = fillForm(*lead);
+        if (mine.reach == theirs.reach)
+          continue;
+        return group.emitOpError()
+               << "cannot lower the fused_merge group's shared full barrier: "
+                  "the producers of '@"
+               << lead->op.getSymName() << "' ("
+               << stringifyPipelineType(lead->config.getPipelineType())
+               << ") arrive " << describe(theirs.reach) << ", those of '@"
+               << m->op.getSymName() << "' ("
+               << stringifyPipelineType(m->config.getPipelineType())
+               << ") " << describe(mine.reach)
+               << "; use a merge group, whose members keep their own full "
+                  "barriers";
+      }
+
+    for (PipelineLowering *m : members) {
+      if (m == lead)
+        continue;
+      (merge ? m->initEmpty : m->initFull) = false;
+      if (fused)
+        m->initFull = false;
+    }
+    if (fused) {
+      // The shared full barrier completes a stage once every member's
+      // producers arrived (each TMA member's acquire arms its own bytes).
+      int64_t arrivals = 0;
+      for (PipelineLowering *m : members)
+        arrivals += m->fullInitCount;
+      lead->fullInitCount = arrivals;
+    }
+
+    if (merge) {
+      // The release frees stages that TMA copies (async-proxy writes) fill
+      // next, after consumer threads read them (generic proxy): the proxy
+      // fence a TmaAsync release has, emitted by a lead whose own release
+      // has none.
+      bool asyncConsumers = lead->config.getPipelineType() ==
+                                PipelineType::AsyncAsync ||
+                            lead->config.getPipelineType() ==
+                                PipelineType::UmmaAsync;
+      if (asyncConsumers &&
+          llvm::any_of(members, [](PipelineLowering *m) {
+            return m->config.getPipelineType() == PipelineType::TmaAsync;
+          }))
+        lead->proxyFenceBeforeRelease = true;
+    } else if (leadIsTma) {
+      // Fork of TMA producers: every member's copies complete on the shared
+      // full barrier, so the lead's acquire arms it with all their bytes
+      // and the other members' acquires only wait on their own empty
+      // barriers (TS: the fork's secondary members; R68).
+      int64_t bytes = 0;
+      for (PipelineLowering *m : members) {
+        bytes += m->config.getNumBytes();
+        m->armsFull = m == lead;
+      }
+      lead->txBytes = bytes;
+    }
+    lead->groupLead = true;
+  }
+  return success();
+}
