@@ -79,24 +79,38 @@ def _pipelines(debug_hang_timeout: int):
             "builtin.module(gpu-module-to-binary{format=isa})")
 
 
+# `features` tspipe passes to ``#nvvm.target``: empty, or one ``+ptxNN``
+# (the kernel verifier checks the version against the chip, rule X7).
+_FEATURES = re.compile(r",*(\+ptx[0-9]{2,3})?,*")
+
+
 def _check_options(features, debug_hang_timeout, opt_level):
     if features is not None and not isinstance(features, str):
         raise TypeError(f"features must be a str or None, got {features!r}")
+    if features is not None and not _FEATURES.fullmatch(features):
+        # LLVM's subtarget parser aborts the process on an entry without a
+        # leading '+'/'-' (e.g. 'ptx80'), so this is checked first.
+        raise ArchError(
+            f"[X7] features = {features!r} is not a PTX ISA version; give "
+            f"'' or one '+ptxNN', e.g. '+ptx80' for sm_90a (the chip goes "
+            f"in arch, not in features)")
     timeout = as_int(debug_hang_timeout)
     if timeout is None:
         raise TypeError(
             f"debug_hang_timeout must be an int, got {debug_hang_timeout!r}")
     if not 0 <= timeout < 2 ** 63:
-        raise ValueError(
+        raise TSPipeError(
             f"debug_hang_timeout = {timeout} must be >= 0 (0: off) and fit in "
-            f"a signed 64-bit integer")
+            f"a signed 64-bit integer; give the number of failed polls after "
+            f"which a blocked wait traps, or 0")
     if opt_level is None:
         return timeout, None
     level = as_int(opt_level)
     if level is None:
         raise TypeError(f"opt_level must be an int or None, got {opt_level!r}")
     if not 0 <= level <= 3:
-        raise ValueError(f"opt_level = {level} must be 0, 1, 2 or 3")
+        raise TSPipeError(f"opt_level = {level} must be 0, 1, 2 or 3 (LLVM's "
+                          f"-O levels), or None for the target's default")
     return timeout, level
 
 
@@ -148,7 +162,12 @@ def lower_module(module_op, *, arch: Optional[str] = None,
         pm = passmanager.PassManager.parse(
             "builtin.module(" + attach_target_pipeline(chip, features, opt_level)
             + ")")
-        pm.run(module_op)
+        try:
+            pm.run(module_op)
+        except ir.MLIRError as err:
+            # The new targets are verified with the kernel (X7: a PTX
+            # version the chip does not take).
+            raise error_from_mlir(err, untagged=ArchError) from None
     try:
         to_nvvm, to_binary = _pipelines(debug_hang_timeout)
         passmanager.PassManager.parse(to_nvvm).run(module_op)

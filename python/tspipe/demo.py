@@ -176,7 +176,8 @@ def compile_example(src: Path, out_dir: Path, ptxas: str | None,
     metas = []
     for arch in (archs or [None]):
         kernels, ptx_by_module, _ = compile_for_launch(
-            source, arch=arch, debug_hang_timeout=debug_hang_timeout)
+            source, arch=arch, debug_hang_timeout=debug_hang_timeout,
+            source_path=str(src) if src.suffix == ".mlir" else None)
         metas += _write_outputs(src, kernels, ptx_by_module, arch, out_dir,
                                 ptxas, debug_hang_timeout, log)
     return metas
@@ -354,6 +355,11 @@ def main(argv=None) -> int:
     sources += sorted(p for p in (examples_dir / "python").glob("*.py")
                       if not p.name.startswith("_"))
     if args.only:
+        unknown = sorted(set(args.only) - {s.stem for s in sources})
+        if unknown:
+            print(f"no example named {', '.join(unknown)} in {examples_dir}; "
+                  f"the examples are: {', '.join(s.stem for s in sources)}")
+            return 1
         sources = [s for s in sources if s.stem in args.only]
     if not sources:
         print(f"no examples (*.mlir) in {examples_dir}")

@@ -147,7 +147,8 @@ def lowered_facts(module_op) -> Dict[str, dict]:
 
 
 def compile_for_launch(source, *, arch: Optional[str] = None,
-                       debug_hang_timeout: int = 0
+                       debug_hang_timeout: int = 0,
+                       source_path: Optional[str] = None
                        ) -> Tuple[List[KernelMeta], Dict[str, str], Dict[str, dict]]:
     """Compile module text, or a :class:`tspipe.ts.Kernel` (a copy of its
     built module), for launching: ``(kernels, {gpu.module: ptx},
@@ -157,7 +158,8 @@ def compile_for_launch(source, *, arch: Optional[str] = None,
     the PTX from :func:`tspipe.compile.lower_module` (``arch`` None: the
     module's own targets). Raises what ``lower_module`` raises, and
     LaunchError when the lowered kernel's block size or shared memory
-    differs from the allocation's.
+    differs from the allocation's. ``source_path``: the file the text was
+    read from, parsed from there so that diagnostics name it.
     """
     ir = _ir()
     passmanager = importlib.import_module("tspipe.passmanager")
@@ -172,7 +174,9 @@ def compile_for_launch(source, *, arch: Optional[str] = None,
     with context, ir.Location.unknown():
         if context is not getattr(source, "context", None):
             try:
-                module = ir.Module.parse(source)
+                module = (ir.Module.parseFile(str(source_path))
+                          if source_path is not None
+                          else ir.Module.parse(source))
             except ir.MLIRError as err:
                 raise errors.error_from_mlir(err) from None
             module_op = module.operation

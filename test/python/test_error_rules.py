@@ -60,6 +60,16 @@ def _huge_int():
     k.task("t", 2 ** 70, 1)
 
 
+def _too_many_warps():
+    # The CTA's warp count is TS's R18 (warps in [1, 32]), raised at the call.
+    Kernel(num_warps=33)
+
+
+def _task_outside_the_kernel():
+    k = Kernel(num_warps=2)
+    k.task("t", 1, 2)
+
+
 def _stage_after_its_block():
     k, ring, p, c = two_tasks()
     with p.domain_loop(0, 4):
@@ -101,6 +111,8 @@ def _token_of_another_pipeline():
     (_underscore_kernel, "X9"),
     (_duplicate_args, "X9"),
     (_huge_int, "X9"),
+    (_too_many_warps, "R18"),
+    (_task_outside_the_kernel, "X9"),
     (_stage_after_its_block, "R22"),
     (_stage_of_another_task, "R22"),
     (_token_of_the_other_side, "R34"),
@@ -116,22 +128,6 @@ def test_call_errors_carry_rule_and_line(make, rule):
 
 
 # -- shape errors: reported by the C++ verifiers at build() -----------------
-
-
-def _too_many_warps():
-    k = Kernel(num_warps=33)
-    line = here(); t = k.task("t", 0, 1)  # noqa: E702
-    with t.domain_loop(0, 1):
-        pass
-    return k, None, "R18"
-
-
-def _task_outside_the_kernel():
-    k = Kernel(num_warps=2)
-    line = here(); t = k.task("t", 1, 2)  # noqa: E702
-    with t.domain_loop(0, 1):
-        pass
-    return k, line
 
 
 def _overlapping_tasks():
@@ -159,11 +155,9 @@ def _uneven_buffer():
     return k, line
 
 
-@pytest.mark.parametrize("make", [_too_many_warps, _task_outside_the_kernel,
-                                  _overlapping_tasks, _uneven_buffer])
+@pytest.mark.parametrize("make", [_overlapping_tasks, _uneven_buffer])
 def test_shape_errors_of_the_verifier_carry_their_rule(make):
-    # The CTA's warp count is TS's R18 (warps in [1, 32]); the rest of the
-    # kernel's shape is X9.
+    # The kernel's shape that only the whole kernel shows is X9.
     k, line, *rule = make()
     with pytest.raises(ScheduleError) as info:
         k.build()

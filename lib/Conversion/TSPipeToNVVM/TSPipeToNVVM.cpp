@@ -515,7 +515,8 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   auto func = kernel->getParentOfType<gpu::GPUFuncOp>();
   if (!module || !func)
     return kernel.emitOpError(
-        "must be nested in a gpu.func of a gpu.module to be lowered");
+        "[X9] must be nested in a gpu.func of a gpu.module to be lowered; "
+        "put it in gpu.module @m { gpu.func @k(...) kernel { ... } }");
   if (failed(verifyTargets(kernel, module)))
     return failure();
   if (!kernel.getSmemBytes())

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from .config import PipelineConfig
+from .errors import ScheduleError
 from .kernel import Kernel, at_location
 from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
 
@@ -225,6 +226,38 @@ def _guard_of(entry) -> str:
     return _name(entry[3]) if len(entry) > 3 and entry[3] is not None else "Always"
 
 
+def _check_task_manager(task_manager) -> None:
+    """ScheduleError (R26) unless ``task_manager`` looks like a TS
+    ``TaskManager``: ``tasks``, a non-empty list of tasks with warps and
+    resources. tspipe's own port of ``TaskManager`` already holds its Kernel.
+    """
+    from .task_manager import TaskManager as OwnTaskManager
+
+    if isinstance(task_manager, OwnTaskManager):
+        raise ScheduleError(
+            "[R26] from_ts() takes a TaskManager of real TS; this is "
+            "tspipe's own TaskManager, whose Kernel is task_manager.kernel "
+            "already: use that", "R26")
+    tasks = getattr(task_manager, "tasks", None)
+    if tasks is None or isinstance(tasks, (str, bytes)) or \
+            not hasattr(tasks, "__iter__"):
+        raise ScheduleError(
+            f"[R26] from_ts() takes a TS TaskManager (with a list of tasks), "
+            f"got {task_manager!r}", "R26")
+    tasks = list(tasks)
+    if not tasks:
+        raise ScheduleError(
+            "[R26] the TaskManager has no tasks; give it the kernel's tasks",
+            "R26")
+    for index, task in enumerate(tasks):
+        missing = [a for a in ("warp_idx", "num_warps", "dst_resources",
+                               "src_resources") if not hasattr(task, a)]
+        if missing:
+            raise ScheduleError(
+                f"[R26] task {index} of the TaskManager ({task!r}) is not a "
+                f"TS Task: it has no {', '.join(missing)}", "R26")
+
+
 def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             num_warps: Optional[int] = None, cluster: Optional[Sequence[int]] = None,
             verify: bool = True) -> Kernel:
@@ -243,6 +276,7 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
     Raises NotImplementedError for a construct tspipe does not model (see
     the module docstring).
     """
+    _check_task_manager(task_manager)
     resources: List[Any] = []
     for task in task_manager.tasks:
         for res in _members(list(task.dst_resources) + list(task.src_resources)):

@@ -131,6 +131,7 @@ ARG_TYPES: Dict[str, Callable[[], Any]] = {
     "i32": lambda: _ir().IntegerType.get_signless(32),
     "i64": lambda: _ir().IntegerType.get_signless(64),
     "f32": lambda: _ir().F32Type.get(),
+    "f64": lambda: _ir().F64Type.get(),
     "f16": lambda: _ir().F16Type.get(),
     "index": lambda: _ir().IndexType.get(),
 }
@@ -709,7 +710,26 @@ class Kernel:
                  name: str = "kernel", args: Sequence[Any] = (),
                  arch: str = "sm_90a", context=None):
         num_warps = _check_int("num_warps", num_warps)
+        if not 1 <= num_warps <= 32:
+            raise ScheduleError(
+                f"[R18] num_warps = {num_warps} must be in [1, 32]: a CTA has "
+                f"at most 32 warps (1024 threads); give the CTA's warp count",
+                "R18", _caller_location())
+        if isinstance(cluster, (str, bytes)) or not hasattr(cluster, "__iter__"):
+            raise TypeError(f"cluster must be a sequence of 3 ints (x, y, z), "
+                            f"got {cluster!r}")
         cluster = tuple(_check_int("cluster extent", extent) for extent in cluster)
+        if len(cluster) != 3:
+            raise ScheduleError(
+                f"[X9] cluster must have 3 extents (x, y, z), got "
+                f"{len(cluster)}: {cluster}; e.g. cluster=(2, 1, 1)", "X9",
+                _caller_location())
+        if any(not 1 <= e <= 16 for e in cluster) or \
+                cluster[0] * cluster[1] * cluster[2] > 16:
+            raise ScheduleError(
+                f"[X9] cluster {cluster} must have extents in [1, 16] and at "
+                f"most 16 CTAs in all (the most a cluster holds)", "X9",
+                _caller_location())
         _check_name("kernel", name)
         if name == "_":
             # PTX identifiers that start with '_' need a second character:
@@ -721,9 +741,26 @@ class Kernel:
         if isinstance(args, str):
             raise TypeError(f"args must be a sequence of names, got {args!r}")
         arg_specs = []
-        for arg in args:
-            arg_name, kind = (arg, "ptr") if isinstance(arg, str) else tuple(arg)
+        for position, arg in enumerate(args):
+            if isinstance(arg, str):
+                arg_name, kind = arg, "ptr"
+            elif isinstance(arg, (tuple, list)):
+                if len(arg) != 2:
+                    raise ScheduleError(
+                        f"[X9] kernel argument {position} must be a name or "
+                        f"a (name, type) pair, got {tuple(arg)!r}; e.g. "
+                        f"('n', 'i32')", "X9", _caller_location())
+                arg_name, kind = arg
+            else:
+                raise TypeError(
+                    f"kernel argument {position} must be a name or a (name, "
+                    f"type) pair, got {arg!r}")
             _check_name("kernel argument", arg_name)
+            if isinstance(kind, str) and kind not in ARG_TYPES:
+                raise ScheduleError(
+                    f"[X9] argument {arg_name!r}: unknown type {kind!r}; use "
+                    f"one of {sorted(ARG_TYPES)} or an ir.Type", "X9",
+                    _caller_location())
             arg_specs.append((arg_name, kind))
         names = [n for n, _ in arg_specs]
         if len(set(names)) != len(names):
@@ -819,10 +856,13 @@ class Kernel:
         return 32 * self.num_warps
 
     def arg(self, name: str):
-        """The Value of kernel argument ``name``; KeyError for an unknown
-        name."""
+        """The Value of kernel argument ``name``; ScheduleError (X9) for an
+        unknown name."""
         if name not in self._args:
-            raise KeyError(f"kernel has no argument {name!r}; arguments: {self.args}")
+            raise ScheduleError(
+                f"[X9] kernel {self.name!r} has no argument {name!r}; its "
+                f"arguments are {self.args} (declare it in Kernel(args=...))",
+                "X9", _caller_location())
         return self._args[name]
 
     # -- contents ----------------------------------------------------------
@@ -841,6 +881,10 @@ class Kernel:
           tmem_columns: tensor-memory columns (tcgen05 pipelines), or None.
         """
         _check_name("pipeline", name)
+        if any(p.name == name for p in self.pipelines):
+            raise ScheduleError(
+                f"[X9] the kernel already has a pipeline named {name!r}; give "
+                f"each pipeline its own name", "X9", _caller_location())
         if not isinstance(cfg, PipelineConfig):
             raise TypeError(f"cfg must be a PipelineConfig, got {cfg!r}")
         smem_bytes = _check_int("smem_bytes", smem_bytes, allow_none=True)
@@ -875,12 +919,21 @@ class Kernel:
         modes = {"merge": "merge", "fork": "fork", "fused_merge": "fused_merge",
                  "fusedmerge": "fused_merge"}
         if not isinstance(mode, str) or mode.lower() not in modes:
-            raise ValueError(f"pipeline group {name!r}: mode must be 'merge', "
-                             f"'fork' or 'fused_merge', got {mode!r}")
+            raise ScheduleError(
+                f"[R67] pipeline group {name!r}: mode must be 'merge', 'fork' "
+                f"or 'fused_merge', got {mode!r}", "R67", _caller_location())
         mode = modes[mode.lower()]
         if cfg is not None and not isinstance(cfg, PipelineConfig):
             raise TypeError(f"cfg must be a PipelineConfig, got {cfg!r}")
+        if isinstance(members, (str, Pipeline)) or \
+                not hasattr(members, "__iter__"):
+            raise TypeError(f"pipeline group {name!r}: members must be a list "
+                            f"of pipelines, got {members!r}")
         names = [self._resource_name(m) for m in members]
+        if not names:
+            raise ScheduleError(
+                f"[R67] pipeline group {name!r} has no members; list the "
+                f"pipelines it groups", "R67", _caller_location())
         ir, ts = _ir(), _dialect("tspipe")
         loc = _user_location_in(self.context)
         with self.context, loc:
@@ -916,8 +969,38 @@ class Kernel:
                                         allow_none=True)
         num_registers = _check_int("num_registers", num_registers,
                                    allow_none=True)
+        if not 0 <= warp_idx or num_warps < 1:
+            raise ScheduleError(
+                f"[R18] task {name!r}: warp_idx = {warp_idx}, num_warps = "
+                f"{num_warps} must name warps [warp_idx, warp_idx + num_warps) "
+                f"with warp_idx >= 0 and num_warps >= 1", "R18",
+                _caller_location())
+        if warp_idx + num_warps > self.num_warps:
+            raise ScheduleError(
+                f"[X9] task {name!r}: warps [{warp_idx}, "
+                f"{warp_idx + num_warps}) do not fit in the kernel's "
+                f"{self.num_warps} warps; warp_idx + num_warps must be <= "
+                f"{self.num_warps}", "X9", _caller_location())
+        if num_registers is not None and (
+                not 24 <= num_registers <= 256 or num_registers % 8):
+            raise ScheduleError(
+                f"[R18] task {name!r}: num_registers = {num_registers} must be "
+                f"in [24, 256] and divisible by 8 (setmaxnreg); round to a "
+                f"multiple of 8 in that range", "R18", _caller_location())
+        ctas = self.cluster[0] * self.cluster[1] * self.cluster[2]
+        if run_only_on_cta_id is not None and \
+                not 0 <= run_only_on_cta_id < ctas:
+            raise ScheduleError(
+                f"[R18] task {name!r}: run_only_on_cta_id = "
+                f"{run_only_on_cta_id} must be a CTA rank of the cluster, in "
+                f"[0, {ctas})", "R18", _caller_location())
+        if any(t.name == name for t in self.tasks):
+            raise ScheduleError(
+                f"[X9] the kernel already has a task named {name!r}; give "
+                f"each task its own name", "X9", _caller_location())
         for what, resources in (("produces", produces), ("consumes", consumes)):
-            if isinstance(resources, (str, Pipeline)):
+            if isinstance(resources, (str, Pipeline)) or \
+                    not hasattr(resources, "__iter__"):
                 raise TypeError(f"{what} must be a list of pipelines, got "
                                 f"{resources!r}")
         produced = [self._resource_name(r) for r in produces]

@@ -142,6 +142,13 @@ class ResourceProxy:
         if method.startswith("_"):
             raise AttributeError(method)
         resource = self._resource
+        from .resources import GroupMember, PipelineGroup
+        if isinstance(resource, PipelineGroup) and any(
+                m.name == method for m in resource.members):
+            # `group.member`: the member named through its group (R24),
+            # whose brackets and work calls are recorded in turn.
+            return ResourceProxy(GroupMember(resource, getattr(resource, method)
+                                             .member))
 
         def record(*args, **kwargs):
             recorder = _Recorder.get(f"{resource.name}.{method}()")

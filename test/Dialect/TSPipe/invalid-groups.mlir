@@ -522,3 +522,28 @@ func.func @R67_fused_interleave() {
   }
   return
 }
+
+// -----
+
+// R24: group(...) names no pipeline group at all.
+func.func @R24_unknown_group(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @c config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.task @load warps(0, 1) produces [@c] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        // expected-error @+1 {{'tspipe.producer_acquire' op [R24] group(@nope) does not name a tspipe.pipeline_group of the enclosing tspipe.kernel; name the group '@c' belongs to, or drop group(...)}}
+        %s = tspipe.producer_acquire @c group(@nope)
+        tspipe.producer_commit @c
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@c] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @c
+        tspipe.consumer_release @c
+      }
+    }
+  }
+  return
+}

@@ -59,7 +59,7 @@ gpu.module @X7_no_nvvm_target [#rocdl.target<chip = "gfx90a">] {
 gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
   gpu.func @X7_tcgen05_on_hopper() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{[X7] a tma_umma pipeline needs tcgen05 (sm_100a, sm_103a or sm_110a), but gpu.module '@X7_tcgen05_on_hopper' targets chip = "sm_90a"}}
+      // expected-error @+1 {{[X7] a tma_umma pipeline needs tcgen05 as tspipe lowers it, for sm_100a only (sm_103a and sm_110a have tcgen05, but LLVM 22's NVVM dialect takes tcgen05.commit for sm_100a alone), but gpu.module '@X7_tcgen05_on_hopper' targets chip = "sm_90a"}}
       tspipe.pipeline @p config(<tma_umma, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
     }
     gpu.return
@@ -72,7 +72,7 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_90a", features = "+ptx
 // used to stop LLVM's NVPTX backend with a fatal error.
 gpu.module @X10_entry_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
   gpu.func @"tile-loader.v2"() kernel {
-    // expected-error @+1 {{[X10] the enclosing gpu.func '@"tile-loader.v2"' becomes a PTX .entry, but its name is not a PTX identifier (a letter, or _ $ % and one more character, followed by letters, digits, _ or $); rename the function}}
+    // expected-error @+1 {{[X10] the enclosing gpu.func '@"tile-loader.v2"' becomes a PTX .entry, but its name is not a PTX identifier that LLVM can emit (a letter, or _ or $ and one more character, followed by letters, digits, _ or $); rename the function}}
     tspipe.kernel warps(1) {
     }
     gpu.return
@@ -86,6 +86,129 @@ gpu.module @X10_entry_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] 
 gpu.module @X10_lone_underscore {
   gpu.func @_() kernel {
     // expected-error @+1 {{[X10] the enclosing gpu.func '@"_"' becomes a PTX .entry}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X10: PTX allows a leading %, but LLVM's NVPTX backend cannot print such a
+// symbol (it stopped with "Symbol name with unsupported characters").
+gpu.module @X10_percent_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @"%x"() kernel {
+    // expected-error @+1 {{[X10] the enclosing gpu.func '@"%x"' becomes a PTX .entry, but its name is not a PTX identifier that LLVM can emit}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X10: WARP_SZ is a predefined PTX identifier; ptxas rejects it as a name.
+gpu.module @X10_reserved_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @WARP_SZ() kernel {
+    // expected-error @+1 {{[X10] the enclosing gpu.func '@WARP_SZ' becomes a PTX .entry, but 'WARP_SZ' is a predefined PTX identifier, which ptxas rejects as a name; rename the function}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: a feature without its '+' (LLVM's subtarget parser asserted on it).
+gpu.module @X7_feature_without_plus [#nvvm.target<chip = "sm_90a", features = "ptx80">] {
+  gpu.func @X7_feature_without_plus() kernel {
+    // expected-error @+1 {{[X7] gpu.module '@X7_feature_without_plus' targets features = "ptx80", but the entry 'ptx80' is not a PTX ISA version; features must be empty or one '+ptxNN' with a version LLVM knows (e.g. "+ptx80" for sm_90a)}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: a chip given as a feature, and a garbage entry after a good one.
+gpu.module @X7_feature_chip [#nvvm.target<chip = "sm_90a", features = "+ptx80,sm_90a">] {
+  gpu.func @X7_feature_chip() kernel {
+    // expected-error @+1 {{[X7] gpu.module '@X7_feature_chip' targets features = "+ptx80,sm_90a", but the entry 'sm_90a' is not a PTX ISA version}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @X7_feature_garbage [#nvvm.target<chip = "sm_100a", features = "garbage">] {
+  gpu.func @X7_feature_garbage() kernel {
+    // expected-error @+1 {{[X7] gpu.module '@X7_feature_garbage' targets features = "garbage", but the entry 'garbage' is not a PTX ISA version; features must be empty or one '+ptxNN' with a version LLVM knows (e.g. "+ptx86" for sm_100a)}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: a version in range that PTX never had.
+gpu.module @X7_ptx_version_unknown [#nvvm.target<chip = "sm_90a", features = "+ptx89">] {
+  gpu.func @X7_ptx_version_unknown() kernel {
+    // expected-error @+1 {{[X7] chip "sm_90a" needs PTX ISA 8.0 or newer (at most 9.0), but the target's features are "+ptx89" (PTX ISA 8.9 does not exist); use features = "+ptx80"}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: sm_103a has tcgen05, but the lowering cannot emit tcgen05.commit for
+// it (LLVM 22's NVVM dialect): rejected when the target is known.
+gpu.module @X7_tcgen05_on_sm_103a [#nvvm.target<chip = "sm_103a", features = "+ptx88">] {
+  gpu.func @X7_tcgen05_on_sm_103a() kernel {
+    tspipe.kernel warps(1) {
+      // expected-error @+1 {{[X7] a umma_async pipeline needs tcgen05 as tspipe lowers it, for sm_100a only (sm_103a and sm_110a have tcgen05, but LLVM 22's NVVM dialect takes tcgen05.commit for sm_100a alone), but gpu.module '@X7_tcgen05_on_sm_103a' targets chip = "sm_103a"}}
+      tspipe.pipeline @p config(<umma_async, num_stages = 2, producer_group = <thread, 1>, consumer_group = <thread, 32>>)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: LLVM does not trim feature entries; a space before '+' aborted it too.
+gpu.module @X7_feature_space [#nvvm.target<chip = "sm_90a", features = " +ptx80">] {
+  gpu.func @X7_feature_space() kernel {
+    // expected-error @+1 {{[X7] gpu.module '@X7_feature_space' targets features = " +ptx80", but the entry ' +ptx80' is not a PTX ISA version}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X9: without `kernel` the function becomes a PTX .func no launch starts.
+gpu.module @X9_not_a_kernel_func [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @helper() {
+    // expected-error @+1 {{[X9] the enclosing gpu.func '@helper' is not a kernel, so it would become a PTX .func that no launch starts; mark it: gpu.func @helper(...) kernel}}
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X9: the lowering's dynamic shared memory symbol is reserved.
+gpu.module @X9_reserved_smem_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  llvm.mlir.global external @__tspipe_dynamic_smem() {addr_space = 3 : i32} : !llvm.array<0 x i8>
+  gpu.func @X9_reserved_smem_name() kernel {
+    // expected-error @+1 {{[X9] the gpu.module defines '@__tspipe_dynamic_smem' ('llvm.mlir.global'), a name tspipe reserves for the kernel's dynamic shared memory; rename that symbol}}
     tspipe.kernel warps(1) {
     }
     gpu.return

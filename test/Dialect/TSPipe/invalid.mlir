@@ -2266,3 +2266,22 @@ gpu.module @X9_bound_plus_step {
     gpu.return
   }
 }
+
+// -----
+
+// X11: a negative constant step (TS's range() counts down; the lowered loop
+// only counts up).
+gpu.module @X11_negative_step {
+  gpu.func @X11_negative_step(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %cm1 = arith.constant -1 : index
+    tspipe.kernel warps(1) {
+      tspipe.task @t warps(0, 1) {
+        // expected-error @+1 {{'tspipe.domain_loop' op [X11] step -1 is negative, but the lowered domain loop counts up from its lower bound; step up with a positive step and derive the index from the iteration (e.g. upper - 1 - i)}}
+        tspipe.domain_loop %i = %n to %c0 step %cm1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}

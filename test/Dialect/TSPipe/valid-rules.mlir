@@ -813,8 +813,11 @@ func.func @X6_copy_bytes_short(%n: index, %src: !llvm.ptr<1>) {
         %full = tspipe.full_barrier %s : !llvm.ptr<3>
         %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
         %dstc = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
-        nvvm.cp.async.bulk.shared.cluster.global %dstc, %src, %full, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
-        nvvm.cp.async.bulk.shared.cluster.global %dstc, %src, %full, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          nvvm.cp.async.bulk.shared.cluster.global %dstc, %src, %full, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
+          nvvm.cp.async.bulk.shared.cluster.global %dstc, %src, %full, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
+        }
         tspipe.producer_commit @p
       }
     }
@@ -876,6 +879,16 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_100a", features = "+pt
   }
 }
 
+// X7 features: one +ptxNN (an empty entry, which LLVM drops, is fine).
+// CHECK-LABEL: gpu.module @X7_feature_without_plus
+gpu.module @X7_feature_without_plus [#nvvm.target<chip = "sm_90a", features = "+ptx80,">] {
+  gpu.func @X7_feature_without_plus() kernel {
+    tspipe.kernel warps(1) {
+    }
+    gpu.return
+  }
+}
+
 // Without a +ptxNN feature LLVM's NVPTX backend emits the least PTX ISA
 // version the chip accepts, so X7 has nothing to check there.
 // CHECK-LABEL: gpu.module @X7_no_ptx_feature
@@ -930,7 +943,8 @@ func.func @R54_two_lane_releasers(%n: index) {
 }
 
 // X10: PTX identifiers as kernel names: letters, digits, _ and $, or a
-// leading _ / $ / % with one more character.
+// leading _ / $ with one more character (a leading %, which PTX allows, is
+// rejected: LLVM cannot print it).
 // CHECK-LABEL: gpu.module @X10_entry_name
 // CHECK:         gpu.func @tile_loader$v2
 // CHECK:         gpu.func @_k
@@ -945,4 +959,174 @@ gpu.module @X10_entry_name [#nvvm.target<chip = "sm_90a", features = "+ptx80">] 
     }
     gpu.return
   }
+}
+
+// X6: a copy in a static loop counts once per trip (2 x 512 bytes).
+// CHECK-LABEL: func.func @X6_copy_loop_trips
+func.func @X6_copy_loop_trips(%n: index, %src: !llvm.ptr<1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b512 = arith.constant 512 : i32
+  %b1024 = arith.constant 1024 : i32
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(4096)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        %full = tspipe.full_barrier %s : !llvm.ptr<3>
+        %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          scf.for %q = %c0 to %c2 step %c1 {
+            nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b512 : !llvm.ptr<7>, !llvm.ptr<1>
+          }
+        }
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
+// X6: the arms of an scf.if are alternatives; each delivers 1024 bytes.
+// CHECK-LABEL: func.func @X6_copy_if_else_arms
+func.func @X6_copy_if_else_arms(%n: index, %src: !llvm.ptr<1>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b512 = arith.constant 512 : i32
+  %b1024 = arith.constant 1024 : i32
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(4096)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        %full = tspipe.full_barrier %s : !llvm.ptr<3>
+        %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          scf.if %flag {
+            nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b1024 : !llvm.ptr<7>, !llvm.ptr<1>
+          } else {
+            nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b1024 : !llvm.ptr<7>, !llvm.ptr<1>
+          }
+        }
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
+// X6: a dynamic trip count is not decided: a remark, no error.
+// CHECK-LABEL: func.func @X6_copy_loop_dynamic
+func.func @X6_copy_loop_dynamic(%n: index, %src: !llvm.ptr<1>, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b512 = arith.constant 512 : i32
+  %b1024 = arith.constant 1024 : i32
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(4096)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        // expected-remark @+1 {{[X6] bytes of this stage of '@p' not checked: a copy in a loop with a dynamic trip count ('scf.for' at}}
+        %s = tspipe.producer_acquire @p
+        %full = tspipe.full_barrier %s : !llvm.ptr<3>
+        %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          scf.for %q = %c0 to %m step %c1 {
+            nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b512 : !llvm.ptr<7>, !llvm.ptr<1>
+          }
+        }
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
+// X6: a stage armed for 0 bytes needs no copy.
+// CHECK-LABEL: func.func @X6_no_copy_zero_bytes
+func.func @X6_no_copy_zero_bytes(%n: index, %src: !llvm.ptr<1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b512 = arith.constant 512 : i32
+  %b1024 = arith.constant 1024 : i32
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 0, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(4096)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        %full = tspipe.full_barrier %s : !llvm.ptr<3>
+        %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
+// X6: a copy under an elected branch is one copy per warp.
+// CHECK-LABEL: func.func @X6_copy_elected
+func.func @X6_copy_elected(%n: index, %src: !llvm.ptr<1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b512 = arith.constant 512 : i32
+  %b1024 = arith.constant 1024 : i32
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(4096)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        %full = tspipe.full_barrier %s : !llvm.ptr<3>
+        %dst = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b1024 : !llvm.ptr<7>, !llvm.ptr<1>
+        }
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
 }

@@ -486,7 +486,8 @@ gpu.func @R16_no_domain_loop() kernel {
 }
 
 // Valid: a step that is not a constant is accepted (R17 only rejects a
-// constant zero), and so is a negative constant.
+// constant zero), and so is a positive constant other than 1 (a negative
+// one is X11).
 // CHECK-LABEL: gpu.func @R17_zero_step
 // CHECK-SAME:    (%[[STEP:.*]]: index)
 // CHECK:         tspipe.domain_loop %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
@@ -494,14 +495,14 @@ gpu.func @R16_no_domain_loop() kernel {
 gpu.func @R17_zero_step(%step: index) kernel {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %cm1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
   tspipe.kernel warps(2) {
     tspipe.task @t warps(0, 1) {
       tspipe.domain_loop %i = %c0 to %c4 step %step {
       }
     }
     tspipe.task @u warps(1, 1) {
-      tspipe.domain_loop %i = %c4 to %c0 step %cm1 {
+      tspipe.domain_loop %i = %c0 to %c4 step %c2 {
       }
     }
   }

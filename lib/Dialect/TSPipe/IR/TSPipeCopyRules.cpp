@@ -23,7 +23,9 @@
 
 #include "TSPipeRules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -142,18 +144,159 @@ bool checkSignal(Operation *op) {
   return true;
 }
 
-/// X6 (B18): the static copies on the full barrier of one acquired stage
-/// add up to the bytes the arm expects.
+/// The bytes the copies of one bracket deliver to a stage's full barrier on
+/// the paths through it: every path delivers between `min` and `max`.
+/// `skipped` names why no count is possible (dynamic control flow).
+struct ByteRange {
+  int64_t min = 0, max = 0;
+  std::optional<std::string> skipped;
+  ByteRange &operator+=(const ByteRange &o) {
+    if (!skipped)
+      skipped = o.skipped;
+    if (__builtin_add_overflow(min, o.min, &min) ||
+        __builtin_add_overflow(max, o.max, &max))
+      skipped = "a byte count beyond 64 bits";
+    return *this;
+  }
+};
+
+/// True when `cond` is (an `arith.andi` with) the result of
+/// `nvvm.elect.sync`: one lane of each warp takes the branch.
+bool isElect(Value cond) {
+  Operation *def = cond.getDefiningOp();
+  if (isa_and_nonnull<NVVM::ElectSyncOp>(def))
+    return true;
+  if (auto both = dyn_cast_or_null<arith::AndIOp>(def))
+    return isElect(both.getLhs()) || isElect(both.getRhs());
+  return false;
+}
+
+std::string describe(Operation *op, StringRef why) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << why << " ('" << op->getName() << "' at " << op->getLoc() << ")";
+  return text;
+}
+
+/// Counts the bytes of the copies in `ours` over the ops of `ops` (the
+/// bracket's ops after the acquire, or a nested block): a static `scf.for`
+/// multiplies its body by its trip count, the arms of an `scf.if` are
+/// alternatives (an elected branch is the path of the lane that issues the
+/// copy), anything else that holds one of the copies cannot be counted.
+template <typename Range>
+ByteRange countBytes(Range &&ops, const DenseMap<Operation *, int64_t> &ours);
+
+bool holdsCopy(Operation *op, const DenseMap<Operation *, int64_t> &ours) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    if (ours.count(inner)) {
+      found = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+ByteRange countOp(Operation *op, const DenseMap<Operation *, int64_t> &ours) {
+  ByteRange r;
+  if (auto it = ours.find(op); it != ours.end()) {
+    r.min = r.max = it->second;
+    return r;
+  }
+  if (op->getNumRegions() == 0 || !holdsCopy(op, ours))
+    return r;
+  auto region = [&](Region &reg) {
+    return reg.empty() ? ByteRange() : countBytes(reg.front(), ours);
+  };
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    APInt lb, ub, st;
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&st)) ||
+        !st.isStrictlyPositive() || lb.getSignificantBits() > 32 ||
+        ub.getSignificantBits() > 32 || st.getSignificantBits() > 32) {
+      r.skipped = describe(op, "a copy in a loop with a dynamic trip count");
+      return r;
+    }
+    int64_t span = ub.getSExtValue() - lb.getSExtValue();
+    int64_t step = st.getSExtValue();
+    int64_t trips = span <= 0 ? 0 : (span + step - 1) / step;
+    ByteRange body = region(loop.getRegion());
+    r.skipped = body.skipped;
+    if (__builtin_mul_overflow(body.min, trips, &r.min) ||
+        __builtin_mul_overflow(body.max, trips, &r.max))
+      r.skipped = describe(op, "a byte count beyond 64 bits");
+    return r;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    ByteRange thenR = region(branch.getThenRegion());
+    // The lane elect.sync picks issues the copy; the others deliver none.
+    if (isElect(branch.getCondition()) || matchPattern(branch.getCondition(),
+                                                       m_One()))
+      return thenR;
+    ByteRange elseR = region(branch.getElseRegion());
+    r.min = std::min(thenR.min, elseR.min);
+    r.max = std::max(thenR.max, elseR.max);
+    r.skipped = thenR.skipped ? thenR.skipped : elseR.skipped;
+    return r;
+  }
+  r.skipped = describe(op, "a copy inside an operation whose control flow "
+                           "the check does not follow");
+  return r;
+}
+
+template <typename Range>
+ByteRange countBytes(Range &&ops, const DenseMap<Operation *, int64_t> &ours) {
+  ByteRange sum;
+  for (Operation &op : ops)
+    sum += countOp(&op, ours);
+  return sum;
+}
+
+/// X6: a copy that no `nvvm.elect.sync` branch guards is issued by
+/// every lane of the task's warps, so the stage receives 32 times the bytes
+/// of one copy per warp. Decided only where every op between the copy and
+/// the task is a loop, a loop guard or an `scf.if` on a constant true: any
+/// other condition may select one lane.
+bool checkElected(Operation *copy, Operation *task) {
+  for (Operation *p = copy->getParentOp(); p && p != task;
+       p = p->getParentOp()) {
+    if (auto branch = dyn_cast<scf::IfOp>(p)) {
+      if (!matchPattern(branch.getCondition(), m_One()))
+        return true;
+      continue;
+    }
+    if (!isa<scf::ForOp, DomainLoopOp, FirstIterOp, LastIterOp>(p))
+      return true;
+  }
+  copy->emitOpError()
+      << "[X6] is issued by every thread of the task (no nvvm.elect.sync "
+         "branch guards it), so each of the 32 lanes of a warp delivers its "
+         "bytes and the stage receives 32 times what one copy moves; issue "
+         "it under %e = nvvm.elect.sync -> i1, scf.if %e";
+  return false;
+}
+
+/// X6 (B18): the copies on the full barrier of one acquired stage add up,
+/// on every path through the bracket, to the bytes the arm expects; a
+/// stage armed for bytes whose bracket takes its full barrier but hands it
+/// to no operation never completes.
 bool checkStageBytes(ProducerAcquireOp acquire) {
   PipelineOp pipe = acquire.getPipelineOp();
   if (!pipe || !fillsWithTma(pipe.getConfig().getPipelineType()))
     return true;
   PipelineConfigAttr cfg = pipe.getConfig();
-  SmallVector<BulkCopy> copies;
+  std::optional<int64_t> perWarp = cfg.getNumBytesPerWarpPerCta();
+  int64_t expected = perWarp ? *perWarp : cfg.getNumBytes();
+  StringRef field =
+      perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)";
+  DenseMap<Operation *, int64_t> ours;
   SmallVector<Value> worklist;
   for (Operation *user : acquire.getStage().getUsers())
     if (isa<FullBarrierOp>(user))
       worklist.push_back(user->getResult(0));
+  bool counted = true;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
@@ -164,28 +307,89 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
       std::optional<BulkCopy> copy = asBulkCopy(user);
       // Any other use may complete bytes the walk cannot count.
       if (!copy || copy->mbar != v || !copy->bytes || copy->multicast)
-        return true;
-      copies.push_back(*copy);
+        counted = false;
+      else
+        ours[user] = *copy->bytes;
     }
   }
-  if (copies.empty())
+  bool ok = true;
+  Operation *task = acquire->getParentOfType<TaskOp>();
+  for (auto &entry : ours)
+    ok &= checkElected(entry.first, task);
+  if (!counted || !ok)
+    return ok;
+  if (ours.empty()) {
+    // Nothing can complete the stage's bytes: its full barrier is not
+    // handed to any operation. Decided only for a bracket that takes the
+    // stage's full barrier (where its copies would complete); one that does
+    // not stands for work the IR does not show.
+    bool shown = llvm::any_of(acquire.getStage().getUsers(),
+                              [](Operation *u) { return isa<FullBarrierOp>(u); });
+    if (expected == 0 || !shown)
+      return true;
+    acquire.emitOpError()
+        << "[X6] no copy completes on the full barrier of this stage of '@"
+        << pipe.getSymName() << "', but the stage is armed for " << expected
+        << field
+        << " bytes, so its phase never completes and the consumers wait "
+           "forever; issue the TMA copies of the stage on its "
+           "tspipe.full_barrier, or set num_bytes = 0";
+    return false;
+  }
+  ByteRange bytes = countBytes(
+      llvm::make_range(std::next(acquire->getIterator()),
+                       acquire->getBlock()->end()),
+      ours);
+  if (bytes.skipped) {
+    // At the location: an op remark prints the op, which verifies the
+    // kernel again from inside its own verifier.
+    mlir::emitRemark(acquire.getLoc()) << "[X6] bytes of this stage of '@"
+                         << pipe.getSymName() << "' not checked: "
+                         << *bytes.skipped;
     return true;
-  int64_t sum = 0;
-  for (const BulkCopy &c : copies)
-    sum += *c.bytes;
-  std::optional<int64_t> perWarp = cfg.getNumBytesPerWarpPerCta();
-  int64_t expected = perWarp ? *perWarp : cfg.getNumBytes();
-  if (sum == expected)
+  }
+  if (bytes.min == expected && bytes.max == expected)
     return true;
-  acquire.emitOpError()
-      << "[X6] the " << copies.size() << " copies completing on the full "
-      << "barrier of this stage of '@" << pipe.getSymName() << "' deliver "
-      << sum << " bytes, but the stage is armed for " << expected
-      << (perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)")
-      << ", so its phase "
-      << (sum < expected ? "never completes" : "overflows its byte count")
-      << "; make the copies add up to " << expected
-      << " or change the config";
+  InFlightDiagnostic diag = acquire.emitOpError();
+  if (bytes.min == bytes.max)
+    diag << "[X6] the " << ours.size() << " copies completing on the full "
+         << "barrier of this stage of '@" << pipe.getSymName()
+         << "' deliver " << bytes.min << " bytes";
+  else
+    diag << "[X6] the copies completing on the full barrier of this stage "
+         << "of '@" << pipe.getSymName() << "' deliver between " << bytes.min
+         << " and " << bytes.max << " bytes, depending on the scf.if arm";
+  int64_t off = bytes.min != expected ? bytes.min : bytes.max;
+  diag << ", but the stage is armed for " << expected << field
+       << ", so its phase "
+       << (off < expected ? "never completes" : "overflows its byte count")
+       << "; make the copies of every path add up to " << expected
+       << " or change the config";
+  return false;
+}
+
+/// X5: a multicast copy writes and signals the stages of the peer CTAs in
+/// its mask, so those peers' releases must gate the producer: the pipeline
+/// must span the CTAs (cta_layout_vmnk with more than one CTA, which makes
+/// the empty-barrier arrivals cross CTAs). On a CTA-local pipeline the
+/// producer refills a peer's stage while that peer still reads it.
+bool checkMulticast(Operation *op) {
+  std::optional<BulkCopy> copy = asBulkCopy(op);
+  if (!copy || !copy->multicast)
+    return true;
+  std::optional<StageBarrier> bar = barrierOf(copy->mbar);
+  if (!bar || !bar->full || !fillsWithTma(bar->pipe.getConfig().getPipelineType()))
+    return true;
+  PipelineConfigAttr cfg = bar->pipe.getConfig();
+  if (cfg.getV() * cfg.getM() * cfg.getN() * cfg.getL() > 1)
+    return true;
+  op->emitOpError() << "[X5] multicasts into the stages of '@"
+                    << bar->pipe.getSymName()
+                    << "', but its cta_layout_vmnk is one CTA, so the peer "
+                       "CTAs' releases never reach this producer and it "
+                       "overwrites stages they still read; give the "
+                       "pipeline the cluster's cta_layout_vmnk and "
+                       "mcast_mode_mn, or copy without multicast_mask";
   return false;
 }
 
@@ -196,6 +400,7 @@ LogicalResult rules::verifyCopyRules(KernelOp kernel) {
   for (auto task : kernel.getBody().getOps<TaskOp>())
     task.walk([&](Operation *op) {
       ok &= checkSignal(op);
+      ok &= checkMulticast(op);
       if (auto acquire = dyn_cast<ProducerAcquireOp>(op))
         ok &= checkStageBytes(acquire);
     });

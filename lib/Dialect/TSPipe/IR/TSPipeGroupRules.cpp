@@ -169,9 +169,10 @@ LogicalResult mlir::tspipe::verifyGroupBracket(Operation *op, TaskOp task,
     PipelineGroupOp g = lookupGroup(op, group);
     if (!g)
       return op->emitOpError()
-             << "group(" << group
+             << "[R24] group(" << group
              << ") does not name a tspipe.pipeline_group of the enclosing "
-                "tspipe.kernel";
+                "tspipe.kernel; name the group '"
+             << name << "' belongs to, or drop group(...)";
     if (!g.hasMember(pipe))
       return op->emitOpError() << "[R24] '" << name
                                << "' is not a member of pipeline group "

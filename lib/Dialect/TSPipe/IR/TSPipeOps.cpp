@@ -474,6 +474,14 @@ LogicalResult DomainLoopOp::verify() {
                            << " does not fit the i32 trip counter of the "
                               "lowered loop (range [" << kMin << ", " << kMax
                            << "]); split the domain or count in larger steps";
+  // X11: the lowered loop counts its i32 trip counter up from the lower
+  // bound; a domain counting down has no lowering (TS's range() allows it).
+  if (st && *st < 0)
+    return emitOpError() << "[X11] step " << *st
+                         << " is negative, but the lowered domain loop counts "
+                            "up from its lower bound; step up with a positive "
+                            "step and derive the index from the iteration "
+                            "(e.g. upper - 1 - i)";
   if (ub && st && *st > 0 && *ub + *st > kMax)
     return emitOpError() << "[X11] upper bound " << *ub << " + step " << *st
                          << " exceeds " << kMax

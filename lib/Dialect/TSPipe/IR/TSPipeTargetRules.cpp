@@ -41,10 +41,12 @@ constexpr Chip kChips[] = {
     {"sm_121", 88},  {"sm_121a", 88}, {"sm_121f", 88}};
 /// The newest PTX ISA version LLVM 22 and ptxas 13.0 know (9.0).
 constexpr int kMaxPtx = 90;
-/// Chips with tcgen05 (the Blackwell data-center family, architecture- or
-/// family-specific).
-constexpr StringLiteral kTcgen05Chips[] = {"sm_100a", "sm_100f", "sm_103a",
-                                           "sm_103f", "sm_110a", "sm_110f"};
+/// Chips tspipe lowers tcgen05 pipelines for. sm_103a, sm_110a and the `f`
+/// forms have tcgen05 too, but LLVM 22.1.8's NVVM dialect accepts
+/// `tcgen05.commit` only for sm_100a and sm_101a (and CUDA 13 renamed
+/// sm_101a), so the lowering would reject them: say so at verification,
+/// when the target is known, not only when lowering.
+constexpr StringLiteral kTcgen05Chips[] = {"sm_100a"};
 
 const Chip *findChip(StringRef name) {
   for (const Chip &c : kChips)
@@ -53,17 +55,44 @@ const Chip *findChip(StringRef name) {
   return nullptr;
 }
 
-/// The PTX version (x10) of a `+ptxNN` entry of `features`, if any.
-std::optional<int> ptxVersion(StringRef features) {
+/// PTX ISA versions (x10) that LLVM 22's NVPTX backend knows as `ptxNN`
+/// subtarget features (`llc -march=nvptx64 -mattr=help`), from sm_75's
+/// least (6.3) on.
+bool isKnownPtx(int v) {
+  return v == 63 || v == 64 || v == 65 || (v >= 70 && v <= 78) ||
+         (v >= 80 && v <= 88) || v == 90;
+}
+
+/// The parsed `features` of an `#nvvm.target`: the PTX version (x10) of its
+/// `+ptxNN` entry, if any, or the first entry tspipe does not accept.
+struct Features {
+  std::optional<int> ptx;
+  std::optional<std::string> bad;
+};
+
+/// Entries are separated by commas. tspipe accepts one `+ptxNN` (its
+/// version is checked by the caller): LLVM's subtarget parser asserts on an entry without
+/// a leading `+`/`-` (an abort, not a diagnostic), ignores unknown
+/// features with a warning, and an `sm_*` feature would contradict the
+/// target's `chip`.
+Features parseFeatures(StringRef features) {
+  Features out;
   SmallVector<StringRef> parts;
-  features.split(parts, ',', -1, false);
-  for (StringRef f : parts) {
-    f = f.trim();
+  features.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef entry : parts) {
+    // No trimming: LLVM splits at commas only (dropping empty entries), so
+    // " +ptx80" reaches its parser with a leading space and aborts too.
+    StringRef f = entry;
     int v = 0;
-    if (f.consume_front("+ptx") && !f.getAsInteger(10, v))
-      return v;
+    if (!out.ptx && f.consume_front("+ptx") && !f.empty() && f.size() <= 3 &&
+        llvm::all_of(f, llvm::isDigit) && !f.getAsInteger(10, v)) {
+      out.ptx = v;
+      continue;
+    }
+    out.bad = entry.str();
+    return out;
   }
-  return std::nullopt;
+  return out;
 }
 
 std::string ptxName(int v) {
@@ -85,36 +114,63 @@ unsigned smNumber(StringRef chip) {
 
 } // namespace
 
-/// PTX ISA 4.4 (Identifiers): a letter followed by letters, digits, `_` or
-/// `$`; or `_`, `$` or `%` followed by at least one of them.
-static bool isPtxIdentifier(StringRef name) {
+/// A name both LLVM's NVPTX backend and ptxas take for a `.entry`. PTX ISA
+/// 4.4 (Identifiers): a letter followed by letters, digits, `_` or `$`; or
+/// `_`, `$` or `%` followed by at least one of them. LLVM's assembly
+/// printer has no quoting for NVPTX and stops with a fatal error on a name
+/// with a `%` ("Symbol name with unsupported characters"), so `%` is out.
+static bool isEntryIdentifier(StringRef name) {
   auto follow = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
   if (name.empty() || !llvm::all_of(name.drop_front(), follow))
     return false;
   if (llvm::isAlpha(name.front()))
     return true;
-  return (name.front() == '_' || name.front() == '$' ||
-          name.front() == '%') &&
-         name.size() > 1;
+  return (name.front() == '_' || name.front() == '$') && name.size() > 1;
 }
 
+/// PTX's predefined identifiers without a `%` (PTX ISA 10, Special
+/// Registers and 4.4, Predefined Identifiers), which ptxas rejects as a
+/// `.entry` name. Those starting with `%` are not identifiers here anyway.
+constexpr StringLiteral kReservedPtxNames[] = {"WARP_SZ"};
+
 /// X10: the gpu.func holding a kernel becomes a PTX `.entry`, whose name
-/// must be a PTX identifier (LLVM's NVPTX backend otherwise stops with a
-/// fatal error).
+/// must be one LLVM and ptxas accept (LLVM's NVPTX backend otherwise stops
+/// with a fatal error, ptxas with a syntax error).
 static LogicalResult verifyEntryName(KernelOp kernel) {
   Operation *func = kernel->getParentOp();
   if (!func || func->getName().getStringRef() != "gpu.func")
     return success();
   auto name =
       func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-  if (!name || isPtxIdentifier(name.getValue()))
+  if (!name)
+    return success();
+  // Without `kernel` the function lowers to a PTX `.func`, which no launch
+  // can start: the tasks would never run.
+  if (!func->hasAttr("gpu.kernel"))
+    return kernel.emitOpError()
+           << "[X9] the enclosing gpu.func '@" << name.getValue()
+           << "' is not a kernel, so it would become a PTX .func that no "
+              "launch starts; mark it: gpu.func @"
+           << name.getValue() << "(...) kernel";
+  if (llvm::is_contained(kReservedPtxNames, name.getValue()))
+    return kernel.emitOpError()
+           << "[X10] the enclosing gpu.func '@" << name.getValue()
+           << "' becomes a PTX .entry, but '" << name.getValue()
+           << "' is a predefined PTX identifier, which ptxas rejects as a "
+              "name; rename the function";
+  if (isEntryIdentifier(name.getValue()))
     return success();
   return kernel.emitOpError()
          << "[X10] the enclosing gpu.func '@\"" << name.getValue()
          << "\"' becomes a PTX .entry, but its name is not a PTX identifier "
-            "(a letter, or _ $ % and one more character, followed by "
-            "letters, digits, _ or $); rename the function";
+            "that LLVM can emit (a letter, or _ or $ and one more character, "
+            "followed by letters, digits, _ or $); rename the function";
 }
+
+/// The symbol the lowering gives the dynamic shared memory every pipeline
+/// lives in (TSPipeToNVVM.cpp); a user symbol of that name would be taken
+/// for it.
+constexpr StringLiteral kReservedSmemName = "__tspipe_dynamic_smem";
 
 LogicalResult rules::verifyTargetRules(KernelOp kernel) {
   if (failed(verifyEntryName(kernel)))
@@ -124,6 +180,12 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
     module = module->getParentOp();
   if (!module)
     return success();
+  if (Operation *taken = SymbolTable::lookupSymbolIn(module, kReservedSmemName))
+    return kernel.emitOpError()
+           << "[X9] the gpu.module defines '@" << kReservedSmemName
+           << "' ('" << taken->getName()
+           << "'), a name tspipe reserves for the kernel's dynamic shared "
+              "memory; rename that symbol";
   auto targets = module->getAttrOfType<ArrayAttr>("targets");
   if (!targets)
     return success();
@@ -153,8 +215,20 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
     }
     // Without a `+ptxNN` feature LLVM's NVPTX backend emits the least PTX
     // ISA version the chip accepts, which is always in range.
-    std::optional<int> ptx = ptxVersion(nvvm.getFeatures());
-    if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx)) {
+    Features features = parseFeatures(nvvm.getFeatures());
+    if (features.bad) {
+      ok = false;
+      kernel.emitOpError()
+          << "[X7] gpu.module '@" << moduleName << "' targets features = \""
+          << nvvm.getFeatures() << "\", but the entry '" << *features.bad
+          << "' is not a PTX ISA version; features must be empty or one "
+             "'+ptxNN' with a version LLVM knows (e.g. \"+ptx"
+          << known->minPtx << "\" for " << chip
+          << "); give the chip with chip = \"...\", not as a feature";
+      continue;
+    }
+    std::optional<int> ptx = features.ptx;
+    if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx || !isKnownPtx(*ptx))) {
       ok = false;
       InFlightDiagnostic diag = kernel.emitOpError()
                                 << "[X7] chip \"" << chip
@@ -162,6 +236,8 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
                                 << " or newer (at most " << ptxName(kMaxPtx)
                                 << "), but the target's features are \""
                                 << nvvm.getFeatures() << "\"";
+      if (!isKnownPtx(*ptx))
+        diag << " (PTX ISA " << ptxName(*ptx) << " does not exist)";
       diag << "; use features = \"+ptx" << known->minPtx << "\"";
       continue;
     }
@@ -178,7 +254,10 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
       pipe.emitOpError() << "[X7] a " << stringifyPipelineType(type)
                          << " pipeline needs "
                          << (isTcgen05Type(type)
-                                 ? "tcgen05 (sm_100a, sm_103a or sm_110a)"
+                                 ? "tcgen05 as tspipe lowers it, for sm_100a "
+                                   "only (sm_103a and sm_110a have tcgen05, "
+                                   "but LLVM 22's NVVM dialect takes "
+                                   "tcgen05.commit for sm_100a alone)"
                                  : "cluster launch control (sm_100 or newer)")
                          << ", but gpu.module '@" << moduleName
                          << "' targets chip = \"" << chip

@@ -43,6 +43,14 @@ struct TSPipeAllocateSmem
   using Base::Base;
 
   void runOnOperation() override {
+    if (capacity < 0) {
+      int64_t value = capacity;
+      getOperation()->emitError()
+          << "[R43] tspipe-allocate-smem capacity = " << value
+          << " must be >= 0 (bytes of shared memory per CTA); give the "
+             "target's capacity, e.g. capacity=232448";
+      return signalPassFailure();
+    }
     getOperation()->walk([&](KernelOp kernel) {
       if (failed(allocate(kernel)))
         signalPassFailure();

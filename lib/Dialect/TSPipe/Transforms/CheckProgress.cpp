@@ -15,7 +15,9 @@
 #include "tspipe/Dialect/TSPipe/Analysis/Progress.h"
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -58,6 +60,21 @@ std::string kernelName(KernelOp kernel, unsigned ordinal) {
             SymbolTable::getSymbolAttrName()))
       return name.getValue().str();
   return "kernel" + std::to_string(ordinal);
+}
+
+/// The file stem for a kernel's files in `dot-dir`: the kernel name when it
+/// is short and made of identifier characters, otherwise its first 48 such
+/// characters and a 64-bit hash of the whole name in hex. A kernel name is
+/// unbounded, a file name is not (255 bytes on common file systems).
+std::string fileStem(StringRef name) {
+  constexpr size_t kMaxStem = 64;
+  auto plain = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (!name.empty() && name.size() <= kMaxStem && llvm::all_of(name, plain))
+    return name.str();
+  std::string stem;
+  for (char c : name.take_front(48))
+    stem.push_back(plain(c) ? c : '_');
+  return stem + "_" + llvm::utohexstr(llvm::xxh3_64bits(name), true, 16);
 }
 
 std::string locText(Location loc) {
@@ -123,19 +140,22 @@ struct TSPipeCheckProgress
       ProgressResult r = checkKernel(kernel);
       if (!r.counterexample)
         for (const std::string &w : r.warnings)
-          kernel.emitWarning() << "[R70] progress checked for some lengths "
+          mlir::emitWarning(kernel.getLoc()) << "[R70] progress checked for some lengths "
                                 "only: "
                              << w;
       std::string name = kernelName(kernel, ordinal);
-      if (!usedNames.insert(name).second)
-        name += "_" + std::to_string(ordinal);
-      if (!dotDir.empty() && failed(writeFiles(kernel, name, r)))
+      std::string stem = fileStem(name);
+      if (!usedNames.insert(stem).second)
+        stem += "_" + std::to_string(ordinal);
+      if (!dotDir.empty() && failed(writeFiles(kernel, name, stem, r)))
         signalPassFailure();
       ++ordinal;
       if (!r.counterexample)
         return;
       const Counterexample &cex = *r.counterexample;
-      InFlightDiagnostic diag = cex.anchor->emitError()
+      // At the anchor's location, not the op: an op diagnostic would print
+      // the whole kernel in generic form as a note.
+      InFlightDiagnostic diag = mlir::emitError(cex.anchor->getLoc())
                                 << "[" << cex.rule << "] " << cex.message;
       for (const Note &n : cex.notes)
         diag.attachNote(n.op->getLoc()) << n.text;
@@ -143,14 +163,16 @@ struct TSPipeCheckProgress
     });
   }
 
+  /// Writes the files of kernel `name` as `<stem>.*` in `dot-dir`; the
+  /// JSON verdict names the kernel in full.
   LogicalResult writeFiles(KernelOp kernel, const std::string &name,
-                           const ProgressResult &r) {
+                           const std::string &stem, const ProgressResult &r) {
     if (std::error_code ec = llvm::sys::fs::create_directories(dotDir))
       return kernel.emitError() << "cannot create dot-dir '" << dotDir
                                 << "': " << ec.message();
     auto write = [&](StringRef suffix, StringRef text) -> LogicalResult {
       SmallString<256> path(dotDir);
-      llvm::sys::path::append(path, name + suffix);
+      llvm::sys::path::append(path, stem + suffix);
       std::error_code ec;
       llvm::raw_fd_ostream os(path, ec);
       if (ec)

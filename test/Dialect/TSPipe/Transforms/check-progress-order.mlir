@@ -1,10 +1,9 @@
 // RUN: tspipe-opt %s -split-input-file -verify-diagnostics --tspipe-to-nvvm
 
 // tspipe-to-nvvm runs the progress checker before the lowering. A kernel
-// the lowering cannot lower for a reason of its own must fail with that
-// reason, not with a deadlock the checker would make up: a domain counting
-// down is modeled (the checker accepts it), so the lowering's message on
-// the step is what the user sees.
+// that cannot be lowered must fail with that reason, not with a deadlock
+// the checker would make up: a domain counting down is rejected by the
+// verifier (X11) before the checker runs.
 
 gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
   gpu.func @negative_step(%n: index) kernel {
@@ -15,7 +14,7 @@ gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
       tspipe.pipeline @ring config(<async_async, num_stages = 2,
           producer_group = <thread, 32>, consumer_group = <thread, 32>>)
       tspipe.task @producer warps(0, 1) produces [@ring] {
-        // expected-error @below {{negative steps are not supported by the lowering yet; count up and derive the index}}
+        // expected-error @below {{[X11] step -1 is negative, but the lowered domain loop counts up}}
         tspipe.domain_loop %i = %n to %c0 step %cm1 {
           %s = tspipe.producer_acquire @ring
           tspipe.producer_commit @ring

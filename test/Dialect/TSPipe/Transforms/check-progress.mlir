@@ -363,40 +363,6 @@ gpu.module @m {
 
 // -----
 
-// A domain counting down (negative constant step, as TS's range() allows)
-// runs ceil((start - end) / -step) iterations: the producer counts down
-// from %n and the consumer up to %n, n iterations each, and the checker
-// finds no deadlock (the lowering then reports that it does not lower
-// negative steps yet; test/Conversion/TSPipeToNVVM).
-
-// CHECK-LABEL: gpu.func @negative_step
-gpu.module @m {
-  gpu.func @negative_step(%n: index) kernel {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cm1 = arith.constant -1 : index
-    tspipe.kernel warps(2) {
-      tspipe.pipeline @ring config(<async_async, num_stages = 2,
-          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
-      tspipe.task @producer warps(0, 1) produces [@ring] {
-        tspipe.domain_loop %i = %n to %c0 step %cm1 {
-          %s = tspipe.producer_acquire @ring
-          tspipe.producer_commit @ring
-        }
-      }
-      tspipe.task @consumer warps(1, 1) consumes [@ring] {
-        tspipe.domain_loop %i = %c0 to %n step %c1 {
-          %s = tspipe.consumer_wait @ring
-          tspipe.consumer_release @ring
-        }
-      }
-    }
-    gpu.return
-  }
-}
-
-// -----
-
 // The corrected twin of @warp_lane_rate (check-progress-invalid.mlir): @mma
 // fills both stages, and @epilogue's two warps (warp lanes, stride 2) each
 // wait for their own stage once, in the one iteration of [1, 2). Balanced
