@@ -368,26 +368,18 @@ Model progress::detail::buildModel(KernelOp kernel) {
       if (!ref || isa<CurrentStageOp>(op))
         return;
       // A group-level bracket (a merge group's release, a fork group's
-<<<<<<< HEAD
-      // commit) is one step on every member: one arrival on the shared
-      // barrier gives each member's other side one credit
-      // (docs/ProgressChecker.md, Pipeline groups).
-      auto group = groupMembers.find(ref.getValue());
-      if (group != groupMembers.end()) {
-        ArrayRef<StringRef> pipes = group->second;
-=======
       // commit, a fused merge's wait and release) is one step on every
       // member: one arrival on the shared barrier gives each member's other
       // side one credit, and one wait on a fused merge's shared full
       // barrier needs every member's commit (docs/ProgressChecker.md,
       // Pipeline groups). A probe moves no credit.
-      SmallVector<StringRef, 4> pipes = getBracketPipelines(op);
-      if (pipes.size() != 1 || pipes.front() != ref.getValue()) {
+      auto group = groupMembers.find(ref.getValue());
+      if (group != groupMembers.end()) {
+        ArrayRef<StringRef> pipes = group->second;
         bool probe;
         roleOfOp(op, probe);
         if (probe)
           return;
->>>>>>> groups2
         for (StringRef member : pipes) {
           auto it = pipeIdx.find(member);
           if (it == pipeIdx.end())
