@@ -155,7 +155,7 @@ def test_tcgen05_on_sm_103a_is_rejected_by_build():
     with c.domain_loop(0, 4):
         c.wait(acc)
         c.release(acc)
-    with pytest.raises(ScheduleError) as info:
+    with pytest.raises(ArchError) as info:
         k.build()
     assert info.value.rule == "X7", str(info.value)
     assert "sm_100a" in info.value.message
