@@ -14,6 +14,7 @@
 
 #include "tspipe/Conversion/Passes.h"
 #include "Protocol.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -607,6 +608,18 @@ struct ConvertTSPipeToNVVM
   }
 
   void runOnOperation() override {
+    // X7 for every gpu.module, tspipe kernel or not: the NVPTX backend that
+    // gpu-module-to-binary runs after this pass aborts on a malformed
+    // target feature string instead of reporting it.
+    bool targetsOk = true;
+    getOperation()->walk([&](gpu::GPUModuleOp module) {
+      if (ArrayAttr targets = module.getTargetsAttr())
+        for (Attribute t : targets)
+          targetsOk &=
+              succeeded(verifyNVVMTarget(module, module.getName(), t));
+    });
+    if (!targetsOk)
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     for (KernelOp kernel : kernels)

@@ -18,6 +18,7 @@
 #include "TSPipeRules.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
 using namespace mlir;
 using namespace mlir::tspipe;
@@ -172,6 +173,51 @@ static LogicalResult verifyEntryName(KernelOp kernel) {
 /// for it.
 constexpr StringLiteral kReservedSmemName = "__tspipe_dynamic_smem";
 
+FailureOr<int> mlir::tspipe::verifyNVVMTarget(Operation *diagAt,
+                                              StringRef moduleName,
+                                              Attribute target) {
+  auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
+  if (!nvvm)
+    return 0;
+  StringRef chip = nvvm.getChip();
+  const Chip *known = findChip(chip);
+  if (!known) {
+    diagAt->emitOpError()
+        << "[X7] gpu.module '@" << moduleName << "' targets chip = \""
+        << chip
+        << "\", which the CUDA 13 toolkit does not know; use a known "
+           "chip such as sm_90a, sm_100a, sm_103a, sm_110a or sm_120a";
+    return failure();
+  }
+  // Without a `+ptxNN` feature LLVM's NVPTX backend emits the least PTX
+  // ISA version the chip accepts, which is always in range.
+  Features features = parseFeatures(nvvm.getFeatures());
+  if (features.bad) {
+    diagAt->emitOpError()
+        << "[X7] gpu.module '@" << moduleName << "' targets features = \""
+        << nvvm.getFeatures() << "\", but the entry '" << *features.bad
+        << "' is not a PTX ISA version; features must be empty or one "
+           "'+ptxNN' with a version LLVM knows (e.g. \"+ptx"
+        << known->minPtx << "\" for " << chip
+        << "); give the chip with chip = \"...\", not as a feature";
+    return failure();
+  }
+  std::optional<int> ptx = features.ptx;
+  if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx || !isKnownPtx(*ptx))) {
+    InFlightDiagnostic diag = diagAt->emitOpError()
+                              << "[X7] chip \"" << chip
+                              << "\" needs PTX ISA " << ptxName(known->minPtx)
+                              << " or newer (at most " << ptxName(kMaxPtx)
+                              << "), but the target's features are \""
+                              << nvvm.getFeatures() << "\"";
+    if (!isKnownPtx(*ptx))
+      diag << " (PTX ISA " << ptxName(*ptx) << " does not exist)";
+    diag << "; use features = \"+ptx" << known->minPtx << "\"";
+    return failure();
+  }
+  return known->minPtx;
+}
+
 LogicalResult rules::verifyTargetRules(KernelOp kernel) {
   if (failed(verifyEntryName(kernel)))
     return failure();
@@ -203,42 +249,8 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
       continue;
     anyNvvm = true;
     StringRef chip = nvvm.getChip();
-    const Chip *known = findChip(chip);
-    if (!known) {
+    if (failed(verifyNVVMTarget(kernel, moduleName, nvvm))) {
       ok = false;
-      kernel.emitOpError()
-          << "[X7] gpu.module '@" << moduleName << "' targets chip = \""
-          << chip
-          << "\", which the CUDA 13 toolkit does not know; use a known "
-             "chip such as sm_90a, sm_100a, sm_103a, sm_110a or sm_120a";
-      continue;
-    }
-    // Without a `+ptxNN` feature LLVM's NVPTX backend emits the least PTX
-    // ISA version the chip accepts, which is always in range.
-    Features features = parseFeatures(nvvm.getFeatures());
-    if (features.bad) {
-      ok = false;
-      kernel.emitOpError()
-          << "[X7] gpu.module '@" << moduleName << "' targets features = \""
-          << nvvm.getFeatures() << "\", but the entry '" << *features.bad
-          << "' is not a PTX ISA version; features must be empty or one "
-             "'+ptxNN' with a version LLVM knows (e.g. \"+ptx"
-          << known->minPtx << "\" for " << chip
-          << "); give the chip with chip = \"...\", not as a feature";
-      continue;
-    }
-    std::optional<int> ptx = features.ptx;
-    if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx || !isKnownPtx(*ptx))) {
-      ok = false;
-      InFlightDiagnostic diag = kernel.emitOpError()
-                                << "[X7] chip \"" << chip
-                                << "\" needs PTX ISA " << ptxName(known->minPtx)
-                                << " or newer (at most " << ptxName(kMaxPtx)
-                                << "), but the target's features are \""
-                                << nvvm.getFeatures() << "\"";
-      if (!isKnownPtx(*ptx))
-        diag << " (PTX ISA " << ptxName(*ptx) << " does not exist)";
-      diag << "; use features = \"+ptx" << known->minPtx << "\"";
       continue;
     }
     for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
