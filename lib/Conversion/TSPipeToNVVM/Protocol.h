@@ -144,6 +144,11 @@ struct BracketContext {
   /// nothing for a pipeline that does not arm (`armsFull`: a fork's other
   /// members).
   void armFullElected(Value index, Value gate);
+  /// `fence.proxy.async.shared::cta` by the calling thread: orders its
+  /// generic-proxy reads of a stage before the async-proxy write (bulk
+  /// copy) of the stage's next fill (PTX ISA, "membar / fence"). Issued by
+  /// every consumer thread before a release of a TMA-filled stage.
+  void fenceAsyncProxy();
 
   // Cluster primitives (docs/Protocols.md, Clusters). A barrier of another
   // CTA is reached by mapping the local shared::cta address of the same

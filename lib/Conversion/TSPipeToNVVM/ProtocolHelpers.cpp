@@ -63,6 +63,13 @@ void BracketContext::expectTx(Value index) {
       NVVM::MemScopeKind::CTA, false, Value());
 }
 
+void BracketContext::fenceAsyncProxy() {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 void BracketContext::armFullElected(Value index, Value gate) {
   if (!pipeline.armsFull)
     return;

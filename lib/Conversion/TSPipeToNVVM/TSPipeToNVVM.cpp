@@ -255,10 +255,7 @@ private:
           if (pipes.size() > 1 && ctx.pipeline.proxyFenceBeforeRelease)
             // A merge whose members include TMA-filled stages
             // (GroupLowering.cpp).
-            NVVM::FenceProxyOp::create(
-                b, loc, NVVM::ProxyKind::async_shared,
-                NVVM::SharedSpaceAttr::get(b.getContext(),
-                                           NVVM::SharedSpace::shared_cta));
+            ctx.fenceAsyncProxy();
           ctx.pipeline.protocol->release(ctx);
           followFirstMember(pipes, /*producer=*/false);
           return success();

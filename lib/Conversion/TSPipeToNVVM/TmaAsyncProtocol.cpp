@@ -92,10 +92,7 @@ public:
     // (measured on an H200: a stage released right after its shared-memory
     // loads came back holding the next tile). PTX ISA, "membar / fence"
     // (fence.proxy.async).
-    NVVM::FenceProxyOp::create(
-        ctx.b, ctx.loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx.b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    ctx.fenceAsyncProxy();
     Value index = c.index;
     if (ctx.pipeline.op.getReleaseForm() == ReleaseForm::AllThreads) {
       // Every consumer thread arrives on this CTA's empty barrier (one CTA
