@@ -2,6 +2,7 @@
 """Writes the benchmark kernels of bench/kernels/ (tspipe IR, not examples).
 
     python3 bench/kernels/gen.py            # rewrites bench/kernels/*.mlir
+    python3 bench/kernels/gen.py --check    # exit 1 if a file differs
 
 Compile them as the examples are compiled (PTX, cubin, launch JSON):
 
@@ -27,6 +28,7 @@ timed, and bench/twins.cu for the hand-written CUDA twin of each):
   with S stages of K KiB (y = x * x + 1; cp.async producer).
 """
 
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -322,6 +324,7 @@ gpu.module @{name} [{TARGET}] {{
 
 
 def main() -> None:
+    """Writes (or, with --check, compares) every kernel file."""
     files = {f"pingpong_s{s}.mlir": pingpong(s) for s in (1, 2, 4)}
     files["tma_elect_s1.mlir"] = tma_elect()
     files["tma_mcast_elect_c2.mlir"] = tma_mcast_elect()
@@ -329,6 +332,12 @@ def main() -> None:
         for k in TILE_KIB:
             files[f"tma_stream_s{s}_t{k}.mlir"] = tma_stream(s, k)
             files[f"async_load_s{s}_t{k}.mlir"] = async_load(s, k)
+    if "--check" in sys.argv[1:]:
+        stale = [n for n, t in files.items()
+                 if not (HERE / n).exists() or (HERE / n).read_text() != t]
+        for n in stale:
+            print(f"{HERE / n} differs from gen.py's output; run gen.py")
+        sys.exit(1 if stale else 0)
     for name, text in files.items():
         (HERE / name).write_text(text)
     print(f"wrote {len(files)} kernels to {HERE}")

@@ -3,8 +3,10 @@
 // arrive and wait on their own barriers, the TmaAsync token rings arm with
 // arrive.expect_tx and complete with a bulk copy, the cluster one multicasts
 // and releases through mapa and the shared::cluster arrive, and the
-// streaming variants carry their stage counts.
+// streaming variants carry their stage counts. The files are gen.py's
+// output.
 //
+// RUN: %python %S/../../bench/kernels/gen.py --check
 // RUN: tspipe-opt %S/../../bench/kernels/pingpong_s1.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=PP
 // RUN: tspipe-opt %S/../../bench/kernels/pingpong_s4.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=PP
 // RUN: tspipe-opt %S/../../bench/kernels/tma_elect_s1.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=TMA
