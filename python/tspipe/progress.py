@@ -58,15 +58,20 @@ class ProgressReport:
       rule: ``"R70"`` (deadlock, credit balance), ``"R71"`` (phase hazards)
         or ``"X8"`` (guarded release with an empty domain); None when ok.
       kind: ``"deadlock"``, ``"unbalanced"``, ``"phase-overrun"``,
-        ``"early-arrival"`` or ``"not-modeled"`` (a bracket nested in an op
-        the checker cannot follow: no verdict); None when ok.
+        ``"early-arrival"``, ``"lap-early"``, ``"not-modeled"`` (a bracket
+        nested in an op the checker cannot follow: no verdict) or
+        ``"unproven"`` (no counterexample, but not every domain length is
+        decided; see ``unproven``); None when ok.
       message: the error text (without the rule tag); None when ok.
       lengths: iterations of each task's domain loop in the counterexample.
       symbols: values of the dynamic domain bounds in the counterexample.
       notes: the counterexample's notes (:class:`Note`).
       timeline: the counterexample's barrier events, oldest first (dicts with
         task, pipeline, full, stage, phase, what, iteration, blocked).
-      warnings: lengths the verdict does not cover (see the docs).
+      warnings: kernels not simulated at all (a ring no GPU can hold).
+      unproven: what the checker could not prove for every domain length;
+        an error (``ok`` False) unless the kernel carries the
+        ``tspipe.assume_progress`` attribute (``assume_progress`` True).
       assignments_checked: number of domain-length assignments simulated.
       graph_dot, timeline_dot: DOT text of the dependency graph and of the
         counterexample's timeline (None when ok).
@@ -84,6 +89,8 @@ class ProgressReport:
     notes: List[Note] = field(default_factory=list)
     timeline: List[Dict[str, Any]] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
+    unproven: List[str] = field(default_factory=list)
+    assume_progress: bool = False
     assignments_checked: int = 0
     graph_dot: str = ""
     timeline_dot: Optional[str] = None
@@ -179,6 +186,12 @@ def check_progress_all(module) -> List[ProgressReport]:
             stem = os.path.join(tmp, name[: -len(".progress.json")])
             data = json.loads(_read(stem + ".progress.json"))
             cex = data.get("counterexample") or {}
+            unproven = list(data.get("unproven", []))
+            if not data["ok"] and not cex and unproven:
+                # Nothing failed, but not every length is decided (R70).
+                cex = {"rule": "R70", "kind": "unproven",
+                       "message": "progress not proven for every domain "
+                                  "length: " + "; ".join(unproven)}
             graph = _read(stem + ".graph.dot") or ""
             timeline = _read(stem + ".timeline.dot")
             reports.append(ProgressReport(
@@ -190,6 +203,8 @@ def check_progress_all(module) -> List[ProgressReport]:
                        for n in cex.get("notes", [])],
                 timeline=list(cex.get("timeline", [])),
                 warnings=list(data.get("warnings", [])),
+                unproven=unproven,
+                assume_progress=bool(data.get("assume_progress", False)),
                 assignments_checked=data.get("assignments_checked", 0),
                 graph_dot=graph, timeline_dot=timeline,
                 graph_svg=_svg(stem + ".graph.dot", stem + ".graph.svg", graph),

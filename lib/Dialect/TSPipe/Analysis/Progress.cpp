@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <functional>
 #include <numeric>
 #include <unordered_map>
@@ -41,7 +42,9 @@ using namespace mlir::tspipe::progress::detail;
 namespace {
 
 constexpr int64_t kMaxRounds = 5000;   ///< lock-step rounds of the endless run
-constexpr int64_t kMaxValue = 4096;     ///< largest X ever simulated
+/// Largest value of a domain symbol ever simulated; a bound beyond it is
+/// reported as not proven, never cut silently.
+constexpr int64_t kMaxX = int64_t(1) << 26;
 constexpr int64_t kMaxAssignments = 4096; ///< multi-symbol product cap
 /// Events of one assignment, and of all assignments of a kernel, beyond
 /// which the checker stops (with a warning) instead of running for long.
@@ -88,8 +91,10 @@ struct Sim {
     return m.count[b] ? U[b] / m.count[b] : 0;
   }
   bool finished(unsigned a) const { return idx[a] >= ev[a].size(); }
+  /// Per agent, the events it may execute at most (empty: all).
+  std::vector<size_t> limit;
   bool enabled(unsigned a) const {
-    if (finished(a))
+    if (finished(a) || (!limit.empty() && idx[a] >= limit[a]))
       return false;
     const Event &e = ev[a][idx[a]];
     return !e.wait || completions(e.barrier) >= e.target;
@@ -183,6 +188,11 @@ private:
     return p;
   }
   void tagX8(Counterexample &cex, const Assignment &as, unsigned comp);
+  void showReachable(Counterexample &cex, const TaskInfo &t, int64_t trips,
+                     ProgressResult &result, std::string &unproven);
+  std::optional<Counterexample>
+  lapEarly(unsigned comp, const Assignment &as, const Sim &done,
+           const std::vector<std::vector<Event>> &ev, unsigned a, size_t j);
 
   Model m;
   /// Set when an assignment was too long to simulate (see kMaxEvents).
@@ -197,7 +207,8 @@ Counterexample Checker::start(FailureKind kind, const Assignment &as,
   Counterexample cex;
   cex.kind = kind;
   cex.rule = (kind == FailureKind::PhaseOverrun ||
-              kind == FailureKind::OverArrival)
+              kind == FailureKind::OverArrival ||
+              kind == FailureKind::LapEarly)
                  ? "R71"
                  : "R70";
   cex.anchor = m.kernel;
@@ -282,6 +293,131 @@ void Checker::addTimeline(Counterexample &cex, const Sim &sim,
       if (llvm::is_contained(pipes, pipeOf(e.barrier)))
         cex.timeline.push_back(make(a, e, true));
     }
+}
+
+/// A counterexample found at trip count `trips` of the tasks that share
+/// `t`'s bounds: finds values of the bounds' leaves that give it (the
+/// smallest sum first) and names them, or, where none is found among small
+/// values, withdraws the counterexample and says what is not proven.
+void Checker::showReachable(Counterexample &cex, const TaskInfo &t,
+                            int64_t trips, ProgressResult &result,
+                            std::string &unproven) {
+  std::vector<int64_t> values(m.symbols.size(), 0);
+  size_t k = t.leaves.size();
+  int64_t limit = 64;
+  while (limit > 1 && std::pow(double(limit + 1), double(k)) > 65536.0)
+    --limit;
+  std::vector<int64_t> cur(k, 0);
+  bool found = false;
+  for (int64_t sum = 0; sum <= limit * int64_t(k) && !found; ++sum) {
+    std::function<void(size_t, int64_t)> rec = [&](size_t i, int64_t left) {
+      if (found)
+        return;
+      if (i == k) {
+        if (left != 0)
+          return;
+        for (size_t j = 0; j < k; ++j)
+          values[t.leaves[j]] = cur[j];
+        std::optional<int64_t> n = tripAt(m, t, values);
+        found = n && *n == trips;
+        return;
+      }
+      for (int64_t v = 0; v <= std::min(limit, left); ++v) {
+        cur[i] = v;
+        rec(i + 1, left - v);
+      }
+    };
+    rec(0, sum);
+  }
+  std::string names;
+  for (int leaf : t.leaves)
+    names += (names.empty() ? "" : ", ") + m.symbols[leaf].name +
+             (found ? " = " + std::to_string(values[leaf]) : "");
+  if (found) {
+    cex.message += " (" + names + ")";
+    cex.symbols.clear();
+    for (int leaf : t.leaves)
+      cex.symbols.push_back({m.symbols[leaf].name, values[leaf]});
+    return;
+  }
+  unproven = "the tasks fail when @" + t.name + " runs " +
+             std::to_string(trips) + " iterations, but no values of " +
+             names + " up to " + std::to_string(limit) +
+             " give that length";
+  result.counterexample.reset();
+}
+
+/// The lap-early hazard of a parity wait (R71): an mbarrier wait tests one
+/// phase bit, so a wait for completion t passes as soon as the barrier's
+/// completion count has t's parity, also at t - 2, a whole lap early. The
+/// least prefix of every agent that lets agent `a` reach its event `j`
+/// (each wait in a prefix needs, from each nominal arriver of its barrier,
+/// as many arrivals as the completions it waits for) is a real execution
+/// of the model; if the barrier has at most t - 2 completions there, the
+/// hardware's wait passes where the model's blocks.
+std::optional<Counterexample>
+Checker::lapEarly(unsigned comp, const Assignment &as, const Sim &done,
+                  const std::vector<std::vector<Event>> &ev, unsigned a,
+                  size_t j) {
+  const std::vector<unsigned> &agents = compAgents[comp];
+  const Event &e = ev[a][j];
+  std::vector<std::unordered_map<unsigned, std::vector<size_t>>> arrivals(
+      agents.size());
+  for (unsigned o = 0; o < agents.size(); ++o)
+    for (size_t k = 0; k < ev[o].size(); ++k)
+      if (!ev[o][k].wait)
+        arrivals[o][ev[o][k].barrier].push_back(k);
+  std::vector<size_t> need(agents.size(), 0), scanned(agents.size(), 0);
+  need[a] = j;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (unsigned o = 0; o < agents.size(); ++o)
+      for (; scanned[o] < need[o]; ++scanned[o]) {
+        const Event &w = ev[o][scanned[o]];
+        if (!w.wait || w.target <= 0)
+          continue;
+        StepRole arriver = w.role == Wait ? Commit : Release;
+        for (unsigned owner : m.nominal[w.barrier][arriver]) {
+          auto it = llvm::find(agents, owner);
+          if (it == agents.end())
+            continue;
+          unsigned o2 = it - agents.begin();
+          const std::vector<size_t> &list = arrivals[o2][w.barrier];
+          if (static_cast<int64_t>(list.size()) < w.target)
+            return std::nullopt;
+          size_t k = list[w.target - 1] + 1;
+          if (k > need[o2]) {
+            need[o2] = k;
+            changed = true;
+          }
+        }
+      }
+  }
+  if (need[a] > j)
+    return std::nullopt;
+  Sim least(m, agents, ev);
+  least.limit = need;
+  least.fixpoint();
+  int64_t have = least.completions(e.barrier);
+  if (least.idx[a] != j || have > e.target - 2)
+    return std::nullopt;
+  Counterexample cex = start(FailureKind::LapEarly, as, comp);
+  cex.message = "lap-early wait " + lengthsText(cex) + ": " +
+                agentName(agents, a) + " can reach its " + roleName(e.role) +
+                " for completion " + std::to_string(e.target) + " of " +
+                barrierText(e.barrier) + " when the barrier has completed " +
+                std::to_string(have) + " phase(s); a parity wait tests one "
+                "phase bit, so it passes a whole ring lap early, before "
+                "the phase it waits for";
+  cex.notes.push_back(
+      {e.op, agentName(agents, a) + " waits here in " + iterText(e.iter) +
+                 " for phase parity " + std::to_string(waitPhase(e)) +
+                 " of " + barrierText(e.barrier) + ", which it has not "
+                 "waited for in the visit before"});
+  addTimeline(cex, least, ev, {pipeOf(e.barrier)});
+  (void)done;
+  return cex;
 }
 
 std::optional<Counterexample> Checker::check(unsigned comp,
@@ -395,7 +531,24 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     return cex;
   }
 
-  // 2. Credit balance: every barrier phase completed is consumed by each
+  // 2. Lap-early waits: a wait for completion t whose agent has not waited
+  // for t - 1 on that barrier before (the barrier then has at least the
+  // largest completion count the agent's earlier waits on it needed).
+  for (unsigned a = 0; a < agents.size(); ++a) {
+    std::vector<int64_t> floorOf(m.numBarriers, 0);
+    for (size_t j = 0; j < ev[a].size(); ++j) {
+      const Event &e = ev[a][j];
+      if (!e.wait)
+        continue;
+      if (e.target >= floorOf[e.barrier] + 2)
+        if (std::optional<Counterexample> cex =
+                lapEarly(comp, as, sim, ev, a, j))
+          return cex;
+      floorOf[e.barrier] = std::max(floorOf[e.barrier], e.target);
+    }
+  }
+
+  // 3. Credit balance: every barrier phase completed is consumed by each
   // nominal waiter (full) or matches each nominal acquirer (empty), and no
   // phase is left half-arrived.
   std::vector<std::vector<std::array<int64_t, 5>>> cnt(
@@ -403,8 +556,17 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       std::vector<std::array<int64_t, 5>>(m.numBarriers, {0, 0, 0, 0, 0}));
   std::vector<std::vector<Operation *>> lastOp(
       agents.size(), std::vector<Operation *>(m.numBarriers, nullptr));
+  // Waits count the phases they wait for, not the waits: a second wait on
+  // a stage before its release waits for the same phase again.
+  std::vector<std::vector<int64_t>> lastTarget(
+      agents.size(), std::vector<int64_t>(m.numBarriers, -1));
   for (unsigned a = 0; a < agents.size(); ++a)
     for (const Event &e : ev[a]) {
+      if (e.role == Wait || e.role == Acquire) {
+        if (lastTarget[a][e.barrier] == e.target)
+          continue;
+        lastTarget[a][e.barrier] = e.target;
+      }
       ++cnt[a][e.barrier][e.role];
       if (e.role != Drain)
         lastOp[a][e.barrier] = e.op;
@@ -505,7 +667,7 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     }
   }
 
-  // 3. Hazards: freeze each agent before each of its events; the others
+  // 4. Hazards: freeze each agent before each of its events; the others
   // run to their fixpoint, i.e. as far as any interleaving lets them while
   // the frozen agent waits there.
   for (unsigned a = 0; a < agents.size(); ++a) {
@@ -514,6 +676,7 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       fz.fixpoint(a);
       const Event &e = ev[a][j];
       unsigned b = e.barrier;
+
       if (e.wait && fz.completions(b) > e.target) {
         Counterexample cex = start(FailureKind::PhaseOverrun, as, comp);
         cex.message =
@@ -627,6 +790,13 @@ Checker::Endless Checker::endless(unsigned comp,
   std::vector<std::vector<std::array<int64_t, 4>>> cnt(
       agents.size(),
       std::vector<std::array<int64_t, 4>>(m.pipes.size(), {0, 0, 0, 0}));
+  std::vector<std::vector<std::array<std::pair<int64_t, int64_t>, 4>>>
+      lastWait(agents.size(),
+               std::vector<std::array<std::pair<int64_t, int64_t>, 4>>(
+                   m.pipes.size()));
+  for (auto &perAgent : lastWait)
+    for (auto &perPipe : perAgent)
+      perPipe.fill({-1, -1});
   auto completions = [&](unsigned b) {
     return m.count[b] ? U[b] / m.count[b] : 0;
   };
@@ -660,8 +830,16 @@ Checker::Endless Checker::endless(unsigned comp,
         continue;
       if (!e.wait)
         ++U[e.barrier];
-      if (e.role != Drain)
-        ++cnt[a][pipeOf(e.barrier)][e.role];
+      if (e.role != Drain) {
+        // Waits count phases (a repeated wait on a stage is no new one).
+        unsigned p = pipeOf(e.barrier);
+        std::pair<int64_t, int64_t> &seen = lastWait[a][p][e.role];
+        bool again = e.wait && seen == std::make_pair(int64_t(e.barrier),
+                                                      e.target);
+        seen = {e.barrier, e.target};
+        if (!again)
+          ++cnt[a][p][e.role];
+      }
       has[a] = gens[a].next(pending[a]);
       progress = true;
     }
@@ -748,57 +926,89 @@ Checker::Endless Checker::endless(unsigned comp,
 /// Largest value of the component's symbol that must be checked: the
 /// verdict is periodic in X from the endless run's repeated state on
 /// (docs/ProgressChecker.md, "Which lengths are checked").
-int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
+int64_t Checker::boundFor(unsigned comp, int sym, std::string &unproven) {
   const std::vector<unsigned> &agents = compAgents[comp];
-  int64_t fallback = 8;
+  // The fallback, in iterations of every growing task (not in units of X:
+  // a task of X / 128 iterations must run some iterations too).
+  int64_t fallbackIters = 8;
   for (const PipeInfo &p : m.pipes)
-    fallback += 2 * p.stages;
-  // Values beyond which every nongrowing trip count is constant (the
-  // decreasing ones reach 0).
+    fallbackIters += 2 * p.stages;
+  // From xStab on, every trip count is its quasi-affine form and every
+  // nongrowing one is constant (the decreasing ones have reached 0).
   int64_t xStab = 0;
   for (unsigned t : compTasks[comp]) {
-    const TripExpr &e = m.tasks[t].trip;
-    if (e.sym == sym && e.a < 0) {
-      int64_t x = 0;
-      while (x < kMaxValue && e.eval(x) > 0)
-        ++x;
-      xStab = std::max(xStab, x);
-    }
+    const TaskInfo &ti = m.tasks[t];
+    xStab = std::max(xStab, ti.tripFrom);
   }
-  auto minXFor = [&](const TripExpr &e, int64_t need) -> int64_t {
-    // smallest X >= 0 with mul * floor((a X + b) / d) + add >= need
-    int64_t f = need - e.add <= 0 ? 0 : (need - e.add + e.mul - 1) / e.mul;
-    int64_t num = f * e.d - e.b;
-    if (num <= 0)
-      return 0;
-    return (num + e.a - 1) / e.a;
+  for (unsigned t : compTasks[comp]) {
+    const TripExpr &e = m.tasks[t].trip;
+    if (e.sym != sym || e.growing() || e.a == 0 || e.mul == 0)
+      continue;
+    // Nonincreasing from xStab on: the first X at which it is 0.
+    int64_t lo = xStab, hi = kMaxX;
+    if (e.eval(hi) > 0) {
+      unproven = "the domain of @" + m.tasks[t].name + " shrinks as " +
+                 m.symbols[sym].name + " grows but is not empty at " +
+                 m.symbols[sym].name + " = " + std::to_string(kMaxX);
+      return kMaxX;
+    }
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (e.eval(mid) > 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    xStab = std::max(xStab, lo);
+  }
+  auto minX = [&](const TripExpr &e, int64_t need) -> int64_t {
+    std::optional<int64_t> x = minXFor(e.form(), need);
+    return x ? *x : kMaxX + 1;
   };
   std::vector<bool> growing(agents.size());
   std::vector<int64_t> trips(agents.size());
   for (unsigned a = 0; a < agents.size(); ++a) {
     const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
     growing[a] = e.sym == sym && e.growing();
-    trips[a] = growing[a] ? -1 : e.eval(std::max<int64_t>(xStab, 0));
-    if (e.sym == sym && e.a < 0)
-      trips[a] = 0;
+    trips[a] = growing[a] ? -1 : e.eval(xStab);
   }
+  // The smallest X from which every growing task runs at least `iters`
+  // iterations.
+  auto xForIters = [&](int64_t iters) {
+    int64_t x = xStab;
+    for (unsigned a = 0; a < agents.size(); ++a)
+      if (growing[a])
+        x = std::max(x, minX(m.tasks[m.agents[agents[a]].task].trip, iters));
+    return x;
+  };
+  auto capped = [&](int64_t x) {
+    if (x <= kMaxX)
+      return x;
+    unproven = "every length must be checked up to " + m.symbols[sym].name +
+               " = " + std::to_string(x) + ", beyond the " +
+               std::to_string(kMaxX) + " values the checker simulates";
+    return kMaxX;
+  };
   Endless run = endless(comp, trips);
   auto xss = [&](const std::vector<int64_t> &it) {
     int64_t x = xStab;
     for (unsigned a = 0; a < agents.size(); ++a)
       if (growing[a]) {
         int64_t need = run.idle[a] ? 2 : it[a] + 2;
-        x = std::max(x, minXFor(m.tasks[m.agents[agents[a]].task].trip, need));
+        x = std::max(x, minX(m.tasks[m.agents[agents[a]].task].trip, need));
       }
     return x;
   };
+  int64_t fallbackX = xForIters(fallbackIters);
   if (run.kind == Endless::Stuck) // the same final state for every large X
-    return std::min(xss(run.it2), kMaxValue);
+    return capped(xss(run.it2));
   if (run.kind == Endless::Unknown) {
-    warning = "no periodic regime within " + std::to_string(kMaxRounds) +
-              " rounds; lengths checked up to " + m.symbols[sym].name +
-              " = " + std::to_string(fallback);
-    return fallback;
+    unproven = "the schedules reach no periodic regime within " +
+               std::to_string(kMaxRounds) + " rounds, so the lengths to "
+               "check have no bound; checked up to " + m.symbols[sym].name +
+               " = " + std::to_string(fallbackX) + " (" +
+               std::to_string(fallbackIters) + " iterations a task)";
+    return std::min(fallbackX, kMaxX);
   }
   // Periodic: each agent advances it2 - it1 iterations per period. Find the
   // shift D of X that adds a whole number of periods to every growing agent.
@@ -812,36 +1022,42 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
     if (it[a] == it1[a])
       stuckAgent = true;
     d0 = std::lcm(d0, m.tasks[m.agents[agents[a]].task].trip.d);
-    if (d0 > kMaxValue)
+    if (d0 > kMaxX)
       break;
   }
   int64_t x0 = xss(it1);
   if (!any)
-    return std::min(x0, kMaxValue);
+    return capped(x0);
   if (stuckAgent) // a growing loop never finishes: fails for large X
-    return std::min(xss(it), kMaxValue);
-  for (int64_t mult = 1; mult <= 256 && d0 * mult <= kMaxValue; ++mult) {
+    return capped(xss(it));
+  for (int64_t mult = 1; mult <= 256 && d0 * mult <= kMaxX; ++mult) {
     int64_t D = d0 * mult;
-    int64_t ratio = -1;
+    __int128 ratio = -1;
     bool ok = true;
     for (unsigned a = 0; a < agents.size() && ok; ++a) {
       if (!growing[a] || run.idle[a])
         continue;
       const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
-      int64_t q = e.mul * e.a * D / e.d, delta = it[a] - it1[a];
+      __int128 num = __int128(e.mul) * e.a * D;
+      if (num % e.d != 0) {
+        ok = false;
+        break;
+      }
+      __int128 q = num / e.d, delta = it[a] - it1[a];
       if (q % delta != 0 || (ratio >= 0 && q / delta != ratio))
         ok = false;
       ratio = q / delta;
     }
     if (ok)
-      return std::min(x0 + D - 1, kMaxValue);
+      return capped(x0 + D - 1);
   }
-  warning = "the domain loops of this kernel advance at rates that do "
-            "not match their lengths; lengths checked up to " +
-            m.symbols[sym].name + " = " +
-            std::to_string(std::max(x0, fallback));
-  return std::min(std::max(x0, fallback), kMaxValue);
+  int64_t x = std::max(x0, fallbackX);
+  unproven = "the domain loops advance at rates that do not match their "
+             "lengths, so the lengths to check have no bound; checked up "
+             "to " + m.symbols[sym].name + " = " + std::to_string(x);
+  return std::min(x, kMaxX);
 }
+
 
 /// Large trip counts: the same verdict with fewer iterations. Tasks with
 /// more than kBigTrips iterations loop forever in the endless run; when it
@@ -952,93 +1168,186 @@ ProgressResult Checker::run() {
   for (unsigned comp = 0; comp < m.numComponents && !result.counterexample;
        ++comp) {
     std::vector<int> syms;
+    bool allAffine = true;
+    for (unsigned t : compTasks[comp]) {
+      for (int leaf : m.tasks[t].leaves)
+        if (!llvm::is_contained(syms, leaf))
+          syms.push_back(leaf);
+      allAffine &= m.tasks[t].affine;
+    }
+    // Tasks whose lengths are no quasi-affine function of one value, but
+    // all computed from the same bounds (the same start, end and step
+    // expressions): their common trip count T is the one symbol, checked
+    // for every T >= 0; a failing T is then shown reachable by values of
+    // the bounds' leaves.
+    std::set<std::tuple<int, int, int>> classes;
     for (unsigned t : compTasks[comp])
-      if (m.tasks[t].trip.sym >= 0 &&
-          !llvm::is_contained(syms, m.tasks[t].trip.sym))
-        syms.push_back(m.tasks[t].trip.sym);
+      if (!m.tasks[t].leaves.empty())
+        classes.insert(
+            {m.tasks[t].lbNode, m.tasks[t].ubNode, m.tasks[t].stepNode});
+    bool oneTrip = !(syms.size() == 1 && allAffine) && classes.size() == 1;
+    int tripSym = -1;
+    struct SavedTrip {
+      unsigned task;
+      TripExpr trip;
+      bool affine;
+      int64_t from;
+    };
+    std::vector<SavedTrip> saved;
+    if (oneTrip) {
+      tripSym = m.symbols.size();
+      for (unsigned t : compTasks[comp]) {
+        TaskInfo &ti = m.tasks[t];
+        if (ti.leaves.empty())
+          continue;
+        if (saved.empty())
+          m.symbols.push_back({Value(), "the trip count of @" + ti.name});
+        saved.push_back({t, ti.trip, ti.affine, ti.tripFrom});
+        ti.trip = TripExpr();
+        ti.trip.sym = tripSym;
+        ti.trip.a = 1;
+        ti.affine = true;
+        ti.tripFrom = 0;
+      }
+    }
     Assignment as;
     as.trips.assign(m.tasks.size(), 0);
     as.symbols.assign(m.symbols.size(), -1);
-    auto evalAll = [&]() {
+    std::vector<int64_t> leafValues(m.symbols.size(), 0);
+    // Trip vectors of this component already simulated: many values of the
+    // symbols give the same lengths (every X below a constant start, say).
+    std::set<std::vector<int64_t>> seenTrips;
+    std::string unproven;
+    // Simulates the lengths at the current symbol values; true once the
+    // search can stop (a counterexample, or too many events).
+    auto checkHere = [&](bool exact) {
+      std::vector<int64_t> key;
       for (unsigned t : compTasks[comp]) {
-        const TripExpr &e = m.tasks[t].trip;
-        as.trips[t] = e.eval(e.sym >= 0 ? as.symbols[e.sym] : 0);
+        const TaskInfo &ti = m.tasks[t];
+        int64_t x = ti.trip.sym >= 0 ? leafValues[ti.trip.sym] : 0;
+        if (!exact && ti.affine && x >= ti.tripFrom) {
+          as.trips[t] = ti.trip.eval(x);
+        } else {
+          std::optional<int64_t> n = tripAt(m, ti, leafValues);
+          if (!n)
+            return false; // a bound is undefined here: no execution
+          as.trips[t] = *n;
+        }
+        key.push_back(as.trips[t]);
       }
+      for (int s : syms)
+        as.symbols[s] = oneTrip ? -1 : leafValues[s];
+      if (!seenTrips.insert(key).second)
+        return false;
+      ++result.assignmentsChecked;
+      Assignment shortened = as;
+      if (reduce(comp, shortened)) {
+        if (auto cex = check(comp, shortened)) {
+          Counterexample real = start(cex->kind, as, comp);
+          cex->message += " (these lengths stand for " + lengthsOf(comp, as) +
+                          ": the schedules repeat with a period, so both "
+                          "fail the same way)";
+          cex->lengths = real.lengths;
+          cex->symbols = real.symbols;
+          result.counterexample = std::move(cex);
+        }
+      } else if (auto cex = check(comp, as)) {
+        result.counterexample = std::move(cex);
+      }
+      return result.counterexample.has_value() || !tooLong.empty();
     };
-    std::vector<int64_t> hi(syms.size(), 0);
-    if (syms.size() == 1) {
-      std::string warning;
-      hi[0] = boundFor(comp, syms[0], warning);
-      if (!warning.empty())
-        result.warnings.push_back(warning);
-    } else if (syms.size() > 1) {
-      int64_t h = 4;
+    if (syms.empty()) {
+      checkHere(true);
+    } else if (oneTrip) {
+      int64_t hi = boundFor(comp, tripSym, unproven);
+      for (int64_t x = 0; x <= hi; ++x) {
+        leafValues[tripSym] = x;
+        result.maxValueChecked = std::max(result.maxValueChecked, x);
+        if (checkHere(false))
+          break;
+      }
+      for (const SavedTrip &st : saved) {
+        m.tasks[st.task].trip = st.trip;
+        m.tasks[st.task].affine = st.affine;
+        m.tasks[st.task].tripFrom = st.from;
+      }
+      if (result.counterexample)
+        showReachable(*result.counterexample, m.tasks[saved.front().task],
+                      as.trips[saved.front().task], result, unproven);
+    } else if (syms.size() == 1 && allAffine) {
+      // One symbol X: every X up to the bound (docs/ProgressChecker.md).
+      int64_t hi = boundFor(comp, syms[0], unproven);
+      for (int64_t x = 0; x <= hi; ++x) {
+        leafValues[syms[0]] = x;
+        result.maxValueChecked = std::max(result.maxValueChecked, x);
+        if (checkHere(false))
+          break;
+      }
+    } else {
+      // Several independent values, or a length that is no quasi-affine
+      // function of its value: every combination up to a small bound, each
+      // length exact; a counterexample found is real, but no bound covers
+      // the rest.
+      int64_t h = 16;
       for (const PipeInfo &p : m.pipes)
         h = std::max<int64_t>(h, 2 * p.stages + 2);
-      // Keep the product of the ranges under the cap.
       while (h > 1 && std::pow(double(h + 1), double(syms.size())) >
                           double(kMaxAssignments))
         --h;
-      std::fill(hi.begin(), hi.end(), h);
       std::string names;
       for (int s : syms)
         names += (names.empty() ? "" : ", ") + m.symbols[s].name;
-      result.warnings.push_back(
-          "domain lengths depend on unrelated values (" + names +
-          "); each was checked from 0 to " + std::to_string(h) +
-          " only; derive the lengths from one value to have every length "
-          "checked");
-    }
-    // Enumerate assignments in order of increasing sum (smallest
-    // counterexample first).
-    std::vector<int64_t> cur(syms.size(), 0);
-    int64_t maxSum = std::accumulate(hi.begin(), hi.end(), int64_t(0));
-    for (int64_t sum = 0; sum <= maxSum && !result.counterexample; ++sum) {
-      // All vectors cur with 0 <= cur[i] <= hi[i] and sum(cur) = sum.
-      std::function<void(size_t, int64_t)> rec = [&](size_t i, int64_t left) {
-        if (result.counterexample)
-          return;
-        if (i == syms.size()) {
-          if (left != 0)
+      if (syms.size() > 1) {
+        unproven = "the domain lengths depend on several values (" + names +
+                   "), whose combinations have no bound; each was checked "
+                   "from 0 to " + std::to_string(h) +
+                   "; derive the lengths from one value to have every "
+                   "length checked";
+      } else {
+        std::string tasks;
+        for (unsigned t : compTasks[comp])
+          if (!m.tasks[t].affine)
+            tasks += (tasks.empty() ? "@" : ", @") + m.tasks[t].name;
+        unproven = "the domain length of " + tasks + " is no quasi-affine "
+                   "function of " + names + " (sums, differences, products "
+                   "and divisions by constants), so the lengths to check "
+                   "have no bound; checked " + names + " from 0 to " +
+                   std::to_string(h);
+      }
+      std::vector<int64_t> cur(syms.size(), 0);
+      int64_t maxSum = h * static_cast<int64_t>(syms.size());
+      bool stop = false;
+      for (int64_t sum = 0; sum <= maxSum && !stop; ++sum) {
+        // All vectors cur with 0 <= cur[i] <= h and sum(cur) = sum.
+        std::function<void(size_t, int64_t)> rec = [&](size_t i,
+                                                       int64_t left) {
+          if (stop)
             return;
-          for (size_t k = 0; k < syms.size(); ++k)
-            as.symbols[syms[k]] = cur[k];
-          evalAll();
-          ++result.assignmentsChecked;
-          result.maxValueChecked =
-              std::max(result.maxValueChecked, sum);
-          if (!tooLong.empty())
-            return;
-          Assignment shortened = as;
-          if (reduce(comp, shortened)) {
-            if (auto cex = check(comp, shortened)) {
-              Counterexample real = start(cex->kind, as, comp);
-              cex->message += " (these lengths stand for " +
-                              lengthsOf(comp, as) +
-                              ": the schedules repeat with a period, so "
-                              "both fail the same way)";
-              cex->lengths = real.lengths;
-              result.counterexample = std::move(cex);
-            }
+          if (i == syms.size()) {
+            if (left != 0)
+              return;
+            for (size_t k = 0; k < syms.size(); ++k)
+              leafValues[syms[k]] = cur[k];
+            result.maxValueChecked = std::max(result.maxValueChecked, sum);
+            stop = checkHere(true);
             return;
           }
-          if (auto cex = check(comp, as))
-            result.counterexample = std::move(cex);
-          return;
-        }
-        for (int64_t v = 0; v <= std::min(hi[i], left); ++v) {
-          cur[i] = v;
-          rec(i + 1, left - v);
-        }
-      };
-      rec(0, sum);
-      if (syms.empty() || !tooLong.empty())
-        break;
+          for (int64_t v = 0; v <= std::min(h, left); ++v) {
+            cur[i] = v;
+            rec(i + 1, left - v);
+          }
+        };
+        rec(0, sum);
+      }
     }
     if (!tooLong.empty()) {
-      result.warnings.push_back("not checked beyond this point: " + tooLong);
+      if (!result.counterexample)
+        result.unproven.push_back("the schedules are too long to simulate "
+                                  "beyond this point: " + tooLong);
       break;
     }
+    if (!result.counterexample && !unproven.empty())
+      result.unproven.push_back(unproven);
   }
   if (result.counterexample) {
     Counterexample &cex = *result.counterexample;

@@ -46,6 +46,8 @@ const char *kindName(FailureKind k) {
     return "phase-overrun";
   case FailureKind::OverArrival:
     return "early-arrival";
+  case FailureKind::LapEarly:
+    return "lap-early";
   case FailureKind::NotModeled:
     return "not-modeled";
   }
@@ -84,10 +86,16 @@ std::string locText(Location loc) {
   return out;
 }
 
-llvm::json::Value toJson(StringRef name, const ProgressResult &r) {
+llvm::json::Value toJson(StringRef name, const ProgressResult &r,
+                         bool assumed) {
   llvm::json::Object obj;
   obj["kernel"] = name.str();
-  obj["ok"] = !r.counterexample.has_value();
+  obj["ok"] = !r.counterexample.has_value() && (r.unproven.empty() || assumed);
+  obj["assume_progress"] = assumed;
+  llvm::json::Array unproven;
+  for (const std::string &u : r.unproven)
+    unproven.push_back(u);
+  obj["unproven"] = std::move(unproven);
   obj["assignments_checked"] = r.assignmentsChecked;
   obj["max_value_checked"] = r.maxValueChecked;
   llvm::json::Array warnings;
@@ -138,16 +146,36 @@ struct TSPipeCheckProgress
     llvm::StringSet<> usedNames;
     getOperation()->walk([&](KernelOp kernel) {
       ProgressResult r = checkKernel(kernel);
-      if (!r.counterexample)
+      bool assumed = kernel->hasAttr(kAssumeProgressAttr);
+      if (!r.counterexample) {
         for (const std::string &w : r.warnings)
-          mlir::emitWarning(kernel.getLoc()) << "[R70] progress checked for some lengths "
-                                "only: "
-                             << w;
+          mlir::emitWarning(kernel.getLoc())
+              << "[R70] progress checked for some lengths only: " << w;
+        // What the checker could not prove is an error, unless the author
+        // accepted the risk on the kernel.
+        for (const std::string &u : r.unproven) {
+          if (assumed) {
+            mlir::emitWarning(kernel.getLoc())
+                << "[R70] progress not proven for every domain length "
+                   "(accepted by "
+                << kAssumeProgressAttr << "): " << u;
+            continue;
+          }
+          mlir::emitError(kernel.getLoc())
+              << "[R70] progress not proven for every domain length: " << u
+              << "; no counterexample was found among the lengths checked; "
+                 "make the lengths decidable, or mark the kernel `attributes "
+                 "{"
+              << kAssumeProgressAttr << "}` to accept the risk";
+          signalPassFailure();
+        }
+      }
       std::string name = kernelName(kernel, ordinal);
       std::string stem = fileStem(name);
       if (!usedNames.insert(stem).second)
         stem += "_" + std::to_string(ordinal);
-      if (!dotDir.empty() && failed(writeFiles(kernel, name, stem, r)))
+      if (!dotDir.empty() &&
+          failed(writeFiles(kernel, name, stem, r, assumed)))
         signalPassFailure();
       ++ordinal;
       if (!r.counterexample)
@@ -166,7 +194,8 @@ struct TSPipeCheckProgress
   /// Writes the files of kernel `name` as `<stem>.*` in `dot-dir`; the
   /// JSON verdict names the kernel in full.
   LogicalResult writeFiles(KernelOp kernel, const std::string &name,
-                           const std::string &stem, const ProgressResult &r) {
+                           const std::string &stem, const ProgressResult &r,
+                           bool assumed) {
     if (std::error_code ec = llvm::sys::fs::create_directories(dotDir))
       return kernel.emitError() << "cannot create dot-dir '" << dotDir
                                 << "': " << ec.message();
@@ -199,7 +228,7 @@ struct TSPipeCheckProgress
       return failure();
     std::string json;
     llvm::raw_string_ostream os(json);
-    os << llvm::formatv("{0:2}", toJson(name, r)) << "\n";
+    os << llvm::formatv("{0:2}", toJson(name, r, assumed)) << "\n";
     return write(".progress.json", json);
   }
 };

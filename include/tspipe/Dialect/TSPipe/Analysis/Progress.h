@@ -23,6 +23,7 @@ enum class FailureKind {
   Unbalanced,   ///< all tasks finish, but credits are left over ([R70], [X8])
   PhaseOverrun, ///< a waiter can fall a full phase behind its barrier ([R71])
   OverArrival,  ///< a task can arrive for the next phase early ([R71])
+  LapEarly,     ///< a parity wait can pass two phases early ([R71])
   NotModeled,   ///< a bracket outside the model: no verdict ([R70])
 };
 
@@ -63,8 +64,13 @@ struct Counterexample {
 struct ProgressResult {
   /// The first counterexample found, if any.
   std::optional<Counterexample> counterexample;
-  /// Conditions under which the verdict is weaker than "every length" (the
-  /// periodic regime could not be established); reported as warnings.
+  /// What the checker could not prove for every domain length, each with
+  /// the lengths it did check (no counterexample among them): reported as
+  /// an [R70] error, or as a warning on a kernel marked
+  /// `tspipe.assume_progress` (docs/ProgressChecker.md).
+  SmallVector<std::string> unproven;
+  /// Kernels the checker does not simulate at all (a ring too large for
+  /// any GPU, rejected by R43 where shared memory is allocated).
   SmallVector<std::string> warnings;
   /// Largest domain-bound value checked per component, and how many
   /// length assignments were simulated (for reports and benchmarks).
@@ -76,6 +82,11 @@ struct ProgressResult {
   /// Per-stage timeline of the counterexample (DOT); empty when none.
   std::string timelineDot;
 };
+
+/// The discardable unit attribute on tspipe.kernel by which an author
+/// accepts what the checker cannot prove (its `unproven` reasons become
+/// warnings). It never hides a counterexample.
+constexpr llvm::StringLiteral kAssumeProgressAttr = "tspipe.assume_progress";
 
 /// Checks `kernel`, which must have passed the dialect's verifiers.
 /// Never fails: problems of the kernel are reported in the result.
