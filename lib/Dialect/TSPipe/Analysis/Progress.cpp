@@ -180,6 +180,16 @@ private:
     return "@" + m.pipes[p].name + (full ? " full" : " empty") +
            " barrier, stage " + std::to_string(stage);
   }
+  /// The barrier fields of a note.
+  void describeBarrier(Note &n, unsigned b) {
+    unsigned p;
+    bool full;
+    int64_t stage;
+    m.decode(b, p, full, stage);
+    n.pipeline = m.pipes[p].name;
+    n.fullBarrier = full;
+    n.stage = stage;
+  }
   unsigned pipeOf(unsigned b) {
     unsigned p;
     bool full;
@@ -465,13 +475,21 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       unsigned b = e.barrier;
       pipes.push_back(pipeOf(b));
       int64_t have = sim.completions(b);
-      cex.notes.push_back(
-          {e.op, agentName(agents, a) + " blocks in " + iterText(e.iter) +
-                     " on " + barrierText(b) + ", phase " +
-                     std::to_string(waitPhase(e)) + " (" +
-                     roleName(e.role) + " needs completion " +
-                     std::to_string(e.target) + ", the barrier has " +
-                     std::to_string(have) + ")"});
+      Note blockedNote{e.op, agentName(agents, a) + " blocks in " +
+                                 iterText(e.iter) + " on " + barrierText(b) +
+                                 ", phase " + std::to_string(waitPhase(e)) +
+                                 " (" + roleName(e.role) +
+                                 " needs completion " +
+                                 std::to_string(e.target) +
+                                 ", the barrier has " +
+                                 std::to_string(have) + ")"};
+      blockedNote.kind = NoteKind::Blocked;
+      blockedNote.agent = agentName(agents, a);
+      blockedNote.iteration = e.iter;
+      blockedNote.bracket = roleName(e.role);
+      describeBarrier(blockedNote, b);
+      blockedNote.phase = waitPhase(e);
+      cex.notes.push_back(std::move(blockedNote));
       // Who holds the missing credit: the nominal arrivers that have not
       // arrived often enough.
       StepRole arriver = (e.role == Wait) ? Commit : Release;
@@ -512,15 +530,21 @@ std::optional<Counterexample> Checker::check(unsigned comp,
                             (arriver == Commit ? "committed" : "released") +
                             " that stage " + std::to_string(did) +
                             " time(s) and ";
+        Note holder;
         if (sim.finished(o)) {
-          cex.notes.push_back({m.tasks[m.agents[owner].task].op,
-                               holds + "has finished"});
+          holder = {m.tasks[m.agents[owner].task].op, holds + "has finished"};
         } else {
           const Event &oe = ev[o][sim.idx[o]];
-          cex.notes.push_back({oe.op, holds + "is blocked here, in " +
-                                          iterText(oe.iter) + " on " +
-                                          barrierText(oe.barrier)});
+          holder = {oe.op, holds + "is blocked here, in " +
+                               iterText(oe.iter) + " on " +
+                               barrierText(oe.barrier)};
+          holder.iteration = oe.iter;
         }
+        holder.kind = NoteKind::CreditHolder;
+        holder.agent = agentName(agents, o);
+        holder.bracket = roleName(arriver);
+        describeBarrier(holder, b);
+        cex.notes.push_back(std::move(holder));
       }
     }
     cex.message = "tasks deadlock " + lengthsText(cex) +
@@ -1140,7 +1164,6 @@ ProgressResult Checker::run() {
       compTasks[c].push_back(m.agents[a].task);
   }
 
-  std::vector<std::string> blockedNames;
   if (!m.unmodeled.empty()) {
     // A bracket the model cannot place (nested in scf.while, scf.if,
     // scf.execute_region, ...) has no place in any schedule; simulating
@@ -1162,7 +1185,6 @@ ProgressResult Checker::run() {
           {op, "not modeled: this bracket is inside '" +
                    op->getParentOp()->getName().getStringRef().str() + "'"});
     result.counterexample = std::move(cex);
-    result.graphDot = graphDot(m, blockedNames);
     return result;
   }
   for (unsigned comp = 0; comp < m.numComponents && !result.counterexample;
@@ -1349,14 +1371,6 @@ ProgressResult Checker::run() {
     if (!result.counterexample && !unproven.empty())
       result.unproven.push_back(unproven);
   }
-  if (result.counterexample) {
-    Counterexample &cex = *result.counterexample;
-    for (const Note &n : cex.notes)
-      if (n.text.find("blocks in") != std::string::npos)
-        blockedNames.push_back(n.text.substr(0, n.text.find(' ')));
-    result.timelineDot = timelineDot(m, cex);
-  }
-  result.graphDot = graphDot(m, blockedNames);
   return result;
 }
 
