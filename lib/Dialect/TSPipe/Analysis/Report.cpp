@@ -82,6 +82,7 @@ std::string progress::reportJson(KernelOp kernel, StringRef name,
     unproven.push_back(u);
   obj["warnings"] = std::move(warnings);
   obj["unproven"] = std::move(unproven);
+  obj["text"] = reportText(kernel, r);
   if (const auto &cex = r.counterexample) {
     llvm::json::Object c;
     c["rule"] = cex->rule;
