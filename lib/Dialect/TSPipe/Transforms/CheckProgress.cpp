@@ -57,6 +57,9 @@ struct TSPipeCheckProgress
     unsigned ordinal = 0;
     llvm::StringSet<> usedNames;
     getOperation()->walk([&](KernelOp kernel) {
+      if (printModel)
+        for (auto &[op, text] : describeModel(kernel))
+          mlir::emitRemark(op->getLoc()) << text;
       ProgressResult r = checkKernel(kernel);
       bool assumed = kernel->hasAttr(kAssumeProgressAttr);
       if (!r.counterexample) {

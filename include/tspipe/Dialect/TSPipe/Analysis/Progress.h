@@ -103,6 +103,13 @@ constexpr llvm::StringLiteral kAssumeProgressAttr = "tspipe.assume_progress";
 /// Never fails: problems of the kernel are reported in the result.
 ProgressResult checkKernel(KernelOp kernel);
 
+/// The checker's reading of `kernel`, for its tests: (op, text) pairs for
+/// each task's trip count (on its domain loop: "trip count ... = mul *
+/// floor((a X + b) / d) + add for X >= from", "... is no quasi-affine
+/// function of ..." or a constant), each pipeline's rotation period, and
+/// each component's bound on the values of its one symbol.
+SmallVector<std::pair<Operation *, std::string>> describeModel(KernelOp kernel);
+
 //===----------------------------------------------------------------------===//
 // Reports of a result (Report.cpp, Dot.cpp): made on demand from the findings
 //===----------------------------------------------------------------------===//
