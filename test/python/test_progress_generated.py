@@ -2,7 +2,8 @@
 
 A seeded generator builds small producer / consumer kernels on one ring
 with the builders:
-1 to 4 stages, domain bounds derived from one or two kernel arguments (the
+1 to 4 stages, domain strides 1 to 3, domain bounds derived from one or two
+kernel arguments (the
 same expression rebuilt with each task's own ops, an equivalent form such as
 ``(a * n + d - 1) divui d`` against ``ceildivui(a * n, d)``, or a form that
 differs at some length, e.g. ``((n - 1) divsi 2) + 1`` against
@@ -118,6 +119,10 @@ def make_case(rng, index):
     else:
         cons = make_form(rng.choice(KINDS), rng, args, used)
     start = rng.choice([0, 0, 0, 1, 3])
+    # Domain strides: the same for both tasks, or (sometimes) different.
+    steps = [rng.choice([1, 1, 1, 2, 3])] * 2
+    if rng.random() < 0.2:
+        steps[1] = rng.choice([1, 2, 3])
     guard = rng.choice([None, None, "first_iter", "last_iter"])
     guard_both = rng.random() < 0.7
     missing_release = rng.random() < 0.1
@@ -129,7 +134,7 @@ def make_case(rng, index):
         CooperativeGroup(Agent.Thread, 32), None)
     ring = k.pipeline("ring", cfg)
     producer = k.task("producer", 0, 1, produces=[ring])
-    with producer.domain_loop(start, prod[0](k)):
+    with producer.domain_loop(start, prod[0](k), steps[0]):
         producer.acquire(ring)
         producer.commit(ring)
         if guard:
@@ -137,7 +142,7 @@ def make_case(rng, index):
                 producer.acquire(ring)
                 producer.commit(ring)
     consumer = k.task("consumer", 1, 1, consumes=[ring])
-    with consumer.domain_loop(start, cons[0](k)):
+    with consumer.domain_loop(start, cons[0](k), steps[1]):
         consumer.wait(ring)
         if not missing_release:
             consumer.release(ring)
@@ -149,21 +154,22 @@ def make_case(rng, index):
     # The verdict, by construction: the same number of stages filled and
     # taken for every value of the arguments, and every wait released (or
     # no task ever runs).
-    def moves(value, env, extra):
-        trips = max(0, value(env) - start)
+    def moves(value, env, extra, step):
+        trips = max(0, ceildiv(value(env) - start, step))
         return trips + (1 if extra and trips > 0 else 0)
 
     envs = ([{"n": v} for v in range(HORIZON)] if nargs == 1 else
             [{"n": v, "m": w} for v in range(40) for w in range(40)])
-    fills = [moves(prod[1], env, guard is not None) for env in envs]
-    takes = [moves(cons[1], env, guard is not None and guard_both)
+    fills = [moves(prod[1], env, guard is not None, steps[0]) for env in envs]
+    takes = [moves(cons[1], env, guard is not None and guard_both, steps[1])
              for env in envs]
     if missing_release:
         ok = not any(fills) and not any(takes)
     else:
         ok = fills == takes
     description = (f"gen{index}: {nargs} argument(s), {stages} stage(s), "
-                   f"start {start}, producer {kind}, guard {guard} "
+                   f"start {start}, steps {steps}, producer {kind}, "
+                   f"guard {guard} "
                    f"(both: {guard_both}), missing release: "
                    f"{missing_release}")
     # Lengths of one argument are decided for every value; lengths of two
