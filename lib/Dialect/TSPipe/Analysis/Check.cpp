@@ -271,9 +271,24 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       ev[a].push_back(e);
   }
 
-  // 1. Deadlock: the unique final state of every maximal run.
+  // The unique final state of every maximal run (the model is confluent).
   Sim sim(m, agents, ev);
   sim.fixpoint();
+  if (std::optional<Counterexample> cex = deadlock(comp, as, ev, sim))
+    return cex;
+  if (std::optional<Counterexample> cex = lapEarlyWaits(comp, as, ev, sim))
+    return cex;
+  if (std::optional<Counterexample> cex = balance(comp, as, ev, sim))
+    return cex;
+  return hazards(comp, as, ev, sim);
+}
+
+/// Deadlock: an agent unfinished in the final state, with who holds its credit.
+std::optional<Counterexample>
+Checker::deadlock(unsigned comp, const Assignment &as,
+                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+  const std::vector<unsigned> &agents = compAgents[comp];
+  // 1. Deadlock: the unique final state of every maximal run.
   std::vector<unsigned> blocked;
   for (unsigned a = 0; a < agents.size(); ++a)
     if (!sim.finished(a))
@@ -365,7 +380,14 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     tagX8(cex, as, comp);
     return cex;
   }
+  return std::nullopt;
+}
 
+/// Lap-early waits (see lapEarly).
+std::optional<Counterexample>
+Checker::lapEarlyWaits(unsigned comp, const Assignment &as,
+                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+  const std::vector<unsigned> &agents = compAgents[comp];
   // 2. Lap-early waits: a wait for completion t whose agent has not waited
   // for t - 1 on that barrier before (the barrier then has at least the
   // largest completion count the agent's earlier waits on it needed).
@@ -382,7 +404,14 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       floorOf[e.barrier] = std::max(floorOf[e.barrier], e.target);
     }
   }
+  return std::nullopt;
+}
 
+/// Credit balance, by phases, of the final state.
+std::optional<Counterexample>
+Checker::balance(unsigned comp, const Assignment &as,
+                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+  const std::vector<unsigned> &agents = compAgents[comp];
   // 3. Credit balance: every barrier phase completed is consumed by each
   // nominal waiter (full) or matches each nominal acquirer (empty), and no
   // phase is left half-arrived.
@@ -501,7 +530,14 @@ std::optional<Counterexample> Checker::check(unsigned comp,
       }
     }
   }
+  return std::nullopt;
+}
 
+/// Phase overrun and early arrival, by frozen runs.
+std::optional<Counterexample>
+Checker::hazards(unsigned comp, const Assignment &as,
+                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+  const std::vector<unsigned> &agents = compAgents[comp];
   // 4. Hazards: freeze each agent before each of its events; the others
   // run to their fixpoint, i.e. as far as any interleaving lets them while
   // the frozen agent waits there.
@@ -570,5 +606,6 @@ std::optional<Counterexample> Checker::check(unsigned comp,
   }
   return std::nullopt;
 }
+
 
 } // namespace mlir::tspipe::progress::detail

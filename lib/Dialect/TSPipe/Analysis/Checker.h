@@ -129,6 +129,19 @@ private:
     std::vector<int64_t> symbols; // per model symbol (-1: unused)
   };
   std::optional<Counterexample> check(unsigned comp, const Assignment &as);
+  // The checks of one assignment, in check's order, on its final state.
+  std::optional<Counterexample>
+  deadlock(unsigned comp, const Assignment &as,
+           const std::vector<std::vector<Event>> &ev, const Sim &sim);
+  std::optional<Counterexample>
+  lapEarlyWaits(unsigned comp, const Assignment &as,
+                const std::vector<std::vector<Event>> &ev, const Sim &sim);
+  std::optional<Counterexample>
+  balance(unsigned comp, const Assignment &as,
+          const std::vector<std::vector<Event>> &ev, const Sim &sim);
+  std::optional<Counterexample>
+  hazards(unsigned comp, const Assignment &as,
+          const std::vector<std::vector<Event>> &ev, const Sim &sim);
   struct Endless {
     enum Kind { Stuck, Periodic, Unknown } kind = Unknown;
     /// Iterations of each agent at the repeated rounds r1 < r2 (Periodic),
