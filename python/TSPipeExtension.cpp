@@ -12,6 +12,7 @@
 #include "TSPipeRegistration.h"
 #include "tspipe-c/Attributes.h"
 #include "tspipe-c/Dialects.h"
+#include "tspipe-c/Progress.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -169,6 +170,24 @@ NB_MODULE(_tspipe, m) {
       nb::arg("attr"),
       "Every field of a `#tspipe.config` attribute, in the form config_attr "
       "takes.");
+
+  m.def(
+      "check_progress",
+      [](MlirOperation op, bool withDot) {
+        nb::list verdicts;
+        tspipeCheckProgress(
+            op, withDot,
+            [](MlirStringRef json, void *userData) {
+              static_cast<nb::list *>(userData)->append(
+                  nb::str(json.data, json.length));
+            },
+            &verdicts);
+        return verdicts;
+      },
+      nb::arg("operation"), nb::arg("with_dot") = true,
+      "Runs the progress checker on every tspipe.kernel in `operation` "
+      "(verified) and returns one JSON verdict per kernel "
+      "(include/tspipe-c/Progress.h); emits no diagnostics.");
 
   m.def(
       "register_passes",

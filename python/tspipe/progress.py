@@ -1,8 +1,9 @@
 """The progress checker from Python: can a kernel deadlock or leave barrier
 credits unbalanced, for any domain length?
 
-Runs the ``tspipe-check-progress`` pass (docs/ProgressChecker.md) on a module
-and returns its verdict per kernel::
+Runs the progress checker (docs/ProgressChecker.md) on a module in process,
+through the C API (``tspipeCheckProgress``), and returns its verdict per
+kernel::
 
     from tspipe.progress import check_progress
 
@@ -27,10 +28,8 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -39,12 +38,24 @@ __all__ = ["Note", "ProgressReport", "check_progress", "check_progress_all"]
 
 @dataclass(frozen=True)
 class Note:
-    """A note of the counterexample: the op it is attached to (its name,
-    e.g. ``"tspipe.consumer_wait"``), the op's MLIR location and the text."""
+    """A finding of the counterexample: the op it is attached to (its name,
+    e.g. ``"tspipe.consumer_wait"``), the op's MLIR location, the text and
+    its fields: ``kind`` (``"blocked"``, ``"credit-holder"``, ``"context"``)
+    and, where the note names them, the ``task``, ``iteration`` (-1 head,
+    -2 tail), ``bracket``, ``pipeline``, ``full`` (full or empty barrier),
+    ``stage`` and ``phase``."""
 
     op: str
     location: str
     text: str
+    kind: str = "context"
+    task: Optional[str] = None
+    iteration: Optional[int] = None
+    bracket: Optional[str] = None
+    pipeline: Optional[str] = None
+    full: Optional[bool] = None
+    stage: Optional[int] = None
+    phase: Optional[int] = None
 
 
 @dataclass
@@ -58,16 +69,23 @@ class ProgressReport:
       rule: ``"R70"`` (deadlock, credit balance), ``"R71"`` (phase hazards)
         or ``"X8"`` (guarded release with an empty domain); None when ok.
       kind: ``"deadlock"``, ``"unbalanced"``, ``"phase-overrun"``,
-        ``"early-arrival"`` or ``"not-modeled"`` (a bracket nested in an op
-        the checker cannot follow: no verdict); None when ok.
+        ``"early-arrival"``, ``"lap-early"``, ``"not-modeled"`` (a bracket
+        nested in an op the checker cannot follow: no verdict) or
+        ``"unproven"`` (no counterexample, but not every domain length is
+        decided; see ``unproven``); None when ok.
       message: the error text (without the rule tag); None when ok.
       lengths: iterations of each task's domain loop in the counterexample.
       symbols: values of the dynamic domain bounds in the counterexample.
       notes: the counterexample's notes (:class:`Note`).
       timeline: the counterexample's barrier events, oldest first (dicts with
         task, pipeline, full, stage, phase, what, iteration, blocked).
-      warnings: lengths the verdict does not cover (see the docs).
+      warnings: kernels not simulated at all (a ring no GPU can hold).
+      unproven: what the checker could not prove for every domain length;
+        an error (``ok`` False) unless the kernel carries the
+        ``tspipe.assume_progress`` attribute (``assume_progress`` True).
       assignments_checked: number of domain-length assignments simulated.
+      text: the verdict as the pass's diagnostics (error or warnings and
+        notes, each with its location); empty when ok with nothing to say.
       graph_dot, timeline_dot: DOT text of the dependency graph and of the
         counterexample's timeline (None when ok).
       graph_svg, timeline_svg: their SVG renderings, or None without
@@ -84,7 +102,10 @@ class ProgressReport:
     notes: List[Note] = field(default_factory=list)
     timeline: List[Dict[str, Any]] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
+    unproven: List[str] = field(default_factory=list)
+    assume_progress: bool = False
     assignments_checked: int = 0
+    text: str = ""
     graph_dot: str = ""
     timeline_dot: Optional[str] = None
     graph_svg: Optional[str] = None
@@ -116,86 +137,83 @@ class ProgressReport:
                                    location, [diag])
 
 
-def _module_text(module) -> str:
-    if hasattr(module, "to_mlir"):
-        return module.to_mlir()
-    if isinstance(module, str):
-        return module
-    if hasattr(module, "operation"):
-        return str(module.operation)
-    raise TypeError(f"expected MLIR text, a tspipe.ir.Module or a Kernel, got "
-                    f"{type(module).__name__}")
-
-
-def _read(path: str) -> Optional[str]:
+def _svg(dot_text: Optional[str]) -> Optional[str]:
+    """SVG of DOT text through Graphviz's ``dot``; None without it."""
+    if not dot_text or not shutil.which("dot"):
+        return None
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError:
+        return subprocess.run(["dot", "-Tsvg"], input=dot_text, check=True,
+                              capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
         return None
 
 
-def _svg(dot_path: str, svg_path: str, dot_text: Optional[str]) -> Optional[str]:
-    if dot_text is None:
-        return None
-    svg = _read(svg_path)
-    if svg is None and shutil.which("dot"):
-        try:
-            svg = subprocess.run(["dot", "-Tsvg", dot_path], check=True,
-                                 capture_output=True, text=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            svg = None
-    return svg
+def _report(data: Dict[str, Any]) -> ProgressReport:
+    """A :class:`ProgressReport` from the checker's structured verdict."""
+    cex = data.get("counterexample") or {}
+    unproven = list(data.get("unproven", []))
+    if not data["ok"] and not cex and unproven:
+        # Nothing failed, but not every length is decided (R70).
+        cex = {"rule": "R70", "kind": "unproven",
+               "message": "progress not proven for every domain length: " +
+                          "; ".join(unproven)}
+    graph = data.get("graph_dot") or ""
+    timeline = data.get("timeline_dot")
+    return ProgressReport(
+        kernel=data["kernel"], ok=data["ok"], rule=cex.get("rule"),
+        kind=cex.get("kind"), message=cex.get("message"),
+        lengths=dict(cex.get("lengths", {})),
+        symbols=dict(cex.get("symbols", {})),
+        notes=[Note(n["op"], n["loc"], n["text"], n.get("kind", "context"),
+                    n.get("task"), n.get("iteration"), n.get("bracket"),
+                    n.get("pipeline"), n.get("full"), n.get("stage"),
+                    n.get("phase"))
+               for n in cex.get("notes", [])],
+        timeline=list(cex.get("timeline", [])),
+        warnings=list(data.get("warnings", [])),
+        unproven=unproven,
+        assume_progress=bool(data.get("assume_progress", False)),
+        assignments_checked=data.get("assignments_checked", 0),
+        text=data.get("text", ""),
+        graph_dot=graph, timeline_dot=timeline,
+        graph_svg=_svg(graph), timeline_svg=_svg(timeline))
 
 
 def check_progress_all(module) -> List[ProgressReport]:
-    """Check every ``tspipe.kernel`` of ``module`` (MLIR text, a
-    ``tspipe.ir.Module`` or a :class:`tspipe.ts.Kernel`).
+    """Check every ``tspipe.kernel`` of ``module``: a ``tspipe.ir.Module``
+    or ``Operation`` (checked in place, through the C API), a
+    :class:`tspipe.ts.Kernel` (built and verified first) or MLIR text
+    (parsed).
 
     Raises ScheduleError / PipelineConfigError (ValueError) when the module
     does not parse or breaks a rule the verifiers check.
     """
     ir = importlib.import_module("tspipe.ir")
-    passmanager = importlib.import_module("tspipe.passmanager")
     errors = importlib.import_module("tspipe.ts.errors")
-    text = _module_text(module)
-    with tempfile.TemporaryDirectory(prefix="tspipe-progress-") as tmp:
+    ext = importlib.import_module("tspipe._mlir_libs._tspipe")
+    if hasattr(module, "build") and hasattr(module, "to_mlir"):
+        module = module.build(check_progress=False)
+    if isinstance(module, str):
         with ir.Context(), ir.Location.unknown():
             try:
-                parsed = ir.Module.parse(text)
+                parsed = ir.Module.parse(module)
             except ir.MLIRError as err:
                 raise errors.error_from_mlir(
                     err, untagged=errors.ScheduleError) from None
-            pm = passmanager.PassManager.parse(
-                f"builtin.module(tspipe-check-progress{{dot-dir={tmp}}})")
+            verdicts = ext.check_progress(parsed.operation)
+    else:
+        op = getattr(module, "operation", None)
+        if op is None:
+            raise TypeError(f"expected MLIR text, a tspipe.ir.Module or a "
+                            f"Kernel, got {type(module).__name__}")
+        with op.context:
             try:
-                pm.run(parsed.operation)
-            except ir.MLIRError:
-                pass  # a failing kernel; its verdict is in the JSON file
-        reports = []
-        for name in sorted(os.listdir(tmp)):
-            if not name.endswith(".progress.json"):
-                continue
-            stem = os.path.join(tmp, name[: -len(".progress.json")])
-            data = json.loads(_read(stem + ".progress.json"))
-            cex = data.get("counterexample") or {}
-            graph = _read(stem + ".graph.dot") or ""
-            timeline = _read(stem + ".timeline.dot")
-            reports.append(ProgressReport(
-                kernel=data["kernel"], ok=data["ok"], rule=cex.get("rule"),
-                kind=cex.get("kind"), message=cex.get("message"),
-                lengths=dict(cex.get("lengths", {})),
-                symbols=dict(cex.get("symbols", {})),
-                notes=[Note(n["op"], n["loc"], n["text"])
-                       for n in cex.get("notes", [])],
-                timeline=list(cex.get("timeline", [])),
-                warnings=list(data.get("warnings", [])),
-                assignments_checked=data.get("assignments_checked", 0),
-                graph_dot=graph, timeline_dot=timeline,
-                graph_svg=_svg(stem + ".graph.dot", stem + ".graph.svg", graph),
-                timeline_svg=_svg(stem + ".timeline.dot", stem + ".timeline.svg",
-                                  timeline)))
-        return reports
+                op.verify()
+            except ir.MLIRError as err:
+                raise errors.error_from_mlir(
+                    err, untagged=errors.ScheduleError) from None
+            verdicts = ext.check_progress(op)
+    return [_report(json.loads(v)) for v in verdicts]
 
 
 def check_progress(module) -> ProgressReport:

@@ -124,12 +124,10 @@ def test_try_tokens_pair_with_next_bracket():
         token = c.try_wait(ring)
         c.wait(ring, ready=token)
         c.release(ring)
-    # The structure of the tokens only: this schedule waits twice per
-    # release, which the progress checker rejects (R70; build() runs it).
-    with pytest.raises(ScheduleError) as info:
-        k.build()
-    assert info.value.rule == "R70"
-    module = k.build(check_progress=False)
+    # This schedule waits twice for one stage before its release: the
+    # second wait is for the same phase again, which the progress checker
+    # accepts (build() runs it).
+    module = k.build()
     assert _ready_operands(module, "tspipe.producer_acquire") == [1]
     assert sorted(_ready_operands(module, "tspipe.consumer_wait")) == [0, 1]
 

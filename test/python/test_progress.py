@@ -241,3 +241,70 @@ def test_long_ring_failures_keep_the_smallest_lengths(stages):
     assert (report.rule, report.kind) == ("R70", "deadlock")
     assert report.lengths == {"producer": 1, "consumer": 1}
     assert list(report.symbols.values()) == [1]
+
+
+def test_findings_carry_their_fields():
+    # The checker's findings come through the C API as structured data: the
+    # blocked task, its iteration, bracket, barrier and phase, and the task
+    # holding the credit, without reading them from the note text.
+    report = check_progress(mismatch())
+    blocked = [n for n in report.notes if n.kind == "blocked"]
+    assert [(n.task, n.iteration, n.bracket, n.pipeline, n.full, n.stage,
+             n.phase) for n in blocked] == [
+        ("@consumer", 0, "consumer_wait", "ring", True, 0, 0)]
+    holders = [n for n in report.notes if n.kind == "credit-holder"]
+    assert [(n.task, n.bracket, n.stage) for n in holders] == [
+        ("@producer", "producer_commit", 0)]
+    assert "error: [R70] tasks deadlock" in report.text
+    assert "note: @consumer blocks in iteration 0" in report.text
+
+
+def test_checks_a_module_in_place():
+    # An ir.Module is checked as it is (no printing, no parsing), and gives
+    # the verdict that its text gives.
+    module = mismatch().build(check_progress=False)
+    asm = str(module)
+    report = check_progress(module)
+    assert (report.rule, report.kind) == ("R70", "deadlock")
+    assert report.lengths == check_progress(asm).lengths
+    assert str(module) == asm
+    assert check_progress(balanced("ok", "n", "n").build()).ok
+
+
+def _remainder_lengths(name, assume=False):
+    """Producer n remui 4 iterations, consumer (n + 4) remui 4: equal, but no
+    quasi-affine function of n and different expressions."""
+    cfg = PipelineConfig.create_async_async_pipeline_cfg(
+        2, CooperativeGroup(Agent.Thread, 32), CooperativeGroup(Agent.Thread, 32),
+        None)
+    k = Kernel(num_warps=2, name=name, args=[("n", "index")])
+    four = lambda: arith.constant(IDX.get(), 4)
+    ends = [k.prologue(lambda: arith.remui(k.arg("n"), four())),
+            k.prologue(lambda: arith.remui(arith.addi(k.arg("n"), four()),
+                                           four()))]
+    ring = k.pipeline("ring", cfg)
+    producer = k.task("producer", 0, 1, produces=[ring])
+    with producer.domain_loop(0, ends[0]):
+        producer.acquire(ring)
+        producer.commit(ring)
+    consumer = k.task("consumer", 1, 1, consumes=[ring])
+    with consumer.domain_loop(0, ends[1]):
+        consumer.wait(ring)
+        consumer.release(ring)
+    module = k.build(check_progress=False)
+    if assume:
+        with module.context:
+            k.op.attributes["tspipe.assume_progress"] = ir.UnitAttr.get()
+    return module
+
+
+def test_what_is_not_proven_is_an_error_unless_assumed():
+    report = check_progress(_remainder_lengths("undecided"))
+    assert not report.ok
+    assert (report.rule, report.kind) == ("R70", "unproven")
+    assert report.unproven and "no quasi-affine function" in report.unproven[0]
+    assert "error: [R70] progress not proven" in report.text
+    assumed = check_progress(_remainder_lengths("assumed", assume=True))
+    assert assumed.ok and assumed.assume_progress
+    assert assumed.unproven == report.unproven
+    assert "warning: [R70] progress not proven" in assumed.text

@@ -132,3 +132,18 @@ std::string progress::detail::timelineDot(const Model &m, const Counterexample &
   (void)m;
   return out;
 }
+
+std::string progress::graphDot(KernelOp kernel, const ProgressResult &r) {
+  std::vector<std::string> blocked;
+  if (r.counterexample)
+    for (const Note &n : r.counterexample->notes)
+      if (n.kind == NoteKind::Blocked)
+        blocked.push_back(n.agent);
+  return detail::graphDot(buildModel(kernel), blocked);
+}
+
+std::string progress::timelineDot(KernelOp kernel, const ProgressResult &r) {
+  if (!r.counterexample)
+    return "";
+  return detail::timelineDot(buildModel(kernel), *r.counterexample);
+}

@@ -101,213 +101,59 @@ int64_t TripExpr::eval(int64_t x) const {
   return v < 0 ? 0 : v;
 }
 
+std::optional<int64_t>
+progress::detail::tripAt(const Model &m, const TaskInfo &t,
+                         ArrayRef<int64_t> leafValues) {
+  if (t.lbNode < 0)
+    return 0;
+  std::optional<APInt> lb = m.exprs.eval(t.lbNode, leafValues),
+                       ub = m.exprs.eval(t.ubNode, leafValues),
+                       step = m.exprs.eval(t.stepNode, leafValues);
+  if (!lb || !ub || !step || step->isZero())
+    return std::nullopt;
+  __int128 l = lb->getSExtValue(), u = ub->getSExtValue(),
+           k = step->getSExtValue();
+  // A loop counting down has the trip count of the loop from end up to
+  // start by -step.
+  if (k < 0) {
+    std::swap(l, u);
+    k = -k;
+  }
+  if (u <= l)
+    return 0;
+  __int128 n = (u - l + k - 1) / k;
+  if (n > (__int128(1) << 62))
+    return std::nullopt;
+  return static_cast<int64_t>(n);
+}
+
 namespace {
 
-/// Magnitude beyond which an expression is treated as opaque (keeps every
-/// product below 2^62 for the values the checker evaluates).
-constexpr int64_t kMaxCoeff = int64_t(1) << 24;
-
-/// mul * floor((a X + b) / d) + add.
-struct Affine {
-  bool ok = false;
-  Value sym; ///< null: constant
-  int64_t a = 0, b = 0, d = 1, mul = 1, add = 0;
-};
-
-bool small(int64_t v) { return v > -kMaxCoeff && v < kMaxCoeff; }
-
-/// floor((a X + b) / d) for the index value `v`, or !ok when `v` is not of
-/// that form in one symbol (then the caller makes `v` a symbol itself).
-Affine parseAffine(Value v, int depth = 0) {
-  Affine r;
-  APInt c;
-  if (matchPattern(v, m_ConstantInt(&c))) {
-    r.ok = small(c.getSExtValue());
-    r.add = c.getSExtValue();
-    return r;
-  }
-  Operation *def = v.getDefiningOp();
-  auto opaque = [&]() {
-    Affine s;
-    s.ok = true;
-    s.sym = v;
-    s.a = 1;
-    return s;
-  };
-  if (!def || depth > 32)
-    return opaque();
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(def))
-    return parseAffine(def->getOperand(0), depth + 1);
-  auto constOperand = [&](unsigned i, int64_t &out) {
-    APInt k;
-    if (!matchPattern(def->getOperand(i), m_ConstantInt(&k)))
-      return false;
-    out = k.getSExtValue();
-    return small(out);
-  };
-  int64_t k;
-  auto fail = [&](Affine x) {
-    return (x.ok && small(x.a) && small(x.b) && small(x.d) && small(x.mul) &&
-            small(x.add))
-               ? x
-               : opaque();
-  };
-  if (isa<arith::AddIOp>(def)) {
-    for (unsigned i = 0; i < 2; ++i)
-      if (constOperand(1 - i, k)) {
-        Affine x = parseAffine(def->getOperand(i), depth + 1);
-        if (!x.ok)
-          return opaque();
-        x.add += k;
-        return fail(x);
-      }
-    return opaque();
-  }
-  if (isa<arith::SubIOp>(def) && constOperand(1, k)) {
-    Affine x = parseAffine(def->getOperand(0), depth + 1);
-    if (!x.ok)
-      return opaque();
-    x.add -= k;
-    return fail(x);
-  }
-  if (isa<arith::MulIOp>(def)) {
-    for (unsigned i = 0; i < 2; ++i)
-      if (constOperand(1 - i, k) && k >= 0) {
-        Affine x = parseAffine(def->getOperand(i), depth + 1);
-        if (!x.ok)
-          return opaque();
-        x.mul *= k;
-        x.add *= k;
-        return fail(x);
-      }
-    return opaque();
-  }
-  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def) &&
-      constOperand(1, k) && k > 0) {
-    // Floor division of a nonnegative value (sizes; see the docs): nested
-    // floors compose, floor(floor(y / d) / k) = floor(y / (d k)).
-    Affine x = parseAffine(def->getOperand(0), depth + 1);
-    if (!x.ok)
-      return opaque();
-    if (x.mul == 1) {
-      // floor((floor((aX + b) / d) + add) / k) = floor((aX + b + add d) / (d k))
-      x.b += x.add * x.d;
-      x.add = 0;
-      x.d *= k;
-    } else if (x.mul % k == 0) {
-      x.mul /= k;
-      x.add = floorDiv(x.add, k);
-    } else {
-      return opaque();
-    }
-    return fail(x);
-  }
-  return opaque();
-}
-
-unsigned symbolFor(Model &m, Value v) {
-  for (unsigned i = 0; i < m.symbols.size(); ++i)
-    if (m.symbols[i].value == v)
-      return i;
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  // The kernel is verified before the checker runs; without
-  // assumeVerified the printer verifies the whole function again first.
-  v.printAsOperand(os, OpPrintingFlags().assumeVerified());
-  m.symbols.push_back({v, name});
-  return m.symbols.size() - 1;
-}
-
-/// Trip count of a task's domain loop as a function of one symbol.
-TripExpr tripOf(Model &m, TaskInfo &t) {
-  TripExpr e;
+/// Reads the task's domain bounds into the model's expression table and,
+/// where it has one, the quasi-affine form of its trip count
+/// max(0, ceil((end - start) / step)) in one symbol.
+void tripOf(Model &m, TaskInfo &t) {
   DomainLoopOp loop = t.op.getDomainLoop();
   if (!loop)
-    return e; // verified to exist; an absent loop runs nothing
-  APInt stepC;
-  Affine ub = parseAffine(loop.getUpperBound());
-  Affine lb = parseAffine(loop.getLowerBound());
-  bool stepConst = matchPattern(loop.getStep(), m_ConstantInt(&stepC)) &&
-                   stepC.getSExtValue() != 0 && small(stepC.getSExtValue());
-  // A loop counting down (a negative constant step, as TS's range() allows)
-  // runs ceil((start - end) / -step) iterations: the loop counting up from
-  // end to start by -step has the same trip count.
-  if (stepConst && stepC.isNegative()) {
-    std::swap(ub, lb);
-    stepC = -stepC;
-  }
-  // Loops with the same bound values share one opaque trip count.
-  auto opaqueTrip = [&]() {
-    TripExpr o;
-    o.a = 1;
-    auto key = std::make_tuple(loop.getLowerBound(), loop.getUpperBound(),
-                               loop.getStep());
-    for (auto &[k, sym] : m.opaqueTrips)
-      if (k == key) {
-        o.sym = sym;
-        return o;
-      }
-    m.symbols.push_back({Value(), "iterations of @" + t.name});
-    o.sym = m.symbols.size() - 1;
-    m.opaqueTrips.push_back({key, o.sym});
-    return o;
-  };
-  if (!stepConst || !ub.ok || !lb.ok)
-    return opaqueTrip();
-  int64_t k = stepC.getSExtValue();
-  auto value = [](const Affine &x) {
-    return x.mul * floorDiv(x.b, x.d) + x.add;
-  };
-  // ceil((ub - lb) / k) = floor((ub - lb + k - 1) / k).
-  if (!lb.sym) {
-    int64_t c = value(lb);
-    if (!ub.sym) {
-      e.b = value(ub) - c + k - 1;
-      e.d = k;
-      return e;
-    }
-    e.sym = static_cast<int>(symbolFor(m, ub.sym));
-    int64_t A = ub.add - c + k - 1;
-    if (ub.mul == 1) {
-      // floor((floor((aX + b) / d) + A) / k) = floor((aX + b + A d) / (d k))
-      e.a = ub.a;
-      e.b = ub.b + A * ub.d;
-      e.d = ub.d * k;
-    } else if (ub.mul % k == 0) {
-      // floor((mul F + A) / k) = (mul / k) F + floor(A / k)
-      e.a = ub.a;
-      e.b = ub.b;
-      e.d = ub.d;
-      e.mul = ub.mul / k;
-      e.add = floorDiv(A, k);
-    } else {
-      return opaqueTrip();
-    }
-  } else if (ub.sym == lb.sym && ub.d == 1 && lb.d == 1 && ub.mul == 1 &&
-             lb.mul == 1) {
-    e.sym = static_cast<int>(symbolFor(m, ub.sym));
-    e.a = ub.a - lb.a;
-    e.b = ub.b + ub.add - lb.b - lb.add + k - 1;
-    e.d = k;
-  } else if (!ub.sym && lb.d == 1 && lb.mul == 1) {
-    // Constant end, dynamic start: decreasing in the start symbol.
-    e.sym = static_cast<int>(symbolFor(m, lb.sym));
-    e.a = -lb.a;
-    e.b = value(ub) - lb.b - lb.add + k - 1;
-    e.d = k;
-  } else {
-    return opaqueTrip();
-  }
-  if (e.sym >= 0 && (e.a == 0 || e.mul == 0)) {
-    int64_t v = e.eval(0);
-    e = TripExpr();
-    e.add = v;
-  }
-  if (!small(e.a) || !small(e.b) || !small(e.d) || !small(e.mul) ||
-      !small(e.add))
-    return opaqueTrip();
-  return e;
+    return; // verified to exist; an absent loop runs nothing
+  t.lbNode = m.exprs.build(loop.getLowerBound());
+  t.ubNode = m.exprs.build(loop.getUpperBound());
+  t.stepNode = m.exprs.build(loop.getStep());
+  for (int node : {t.lbNode, t.ubNode, t.stepNode})
+    m.exprs.leavesOf(node, t.leaves);
+  std::optional<QuasiAffine> form = tripCountForm(
+      m.exprs.affine(t.lbNode), m.exprs.affine(t.ubNode),
+      m.exprs.affine(t.stepNode));
+  t.affine = form.has_value() && t.leaves.size() <= 1;
+  if (!t.affine)
+    return;
+  t.trip.sym = form->sym;
+  t.trip.a = form->a;
+  t.trip.b = form->b;
+  t.trip.d = form->d;
+  t.trip.mul = form->mul;
+  t.trip.add = form->add;
+  t.tripFrom = form->from;
 }
 
 StepRole roleOfOp(Operation *op, bool &isTry) {
@@ -443,9 +289,12 @@ Model progress::detail::buildModel(KernelOp kernel) {
         if (it != pipeIdx.end() && !drained.contains(it->second))
           t.implicitDrains.push_back(it->second);
       }
-    t.trip = tripOf(m, t);
+    tripOf(m, t);
     m.tasks.push_back(std::move(t));
   }
+
+  for (const ExprTable::Leaf &leaf : m.exprs.leaves())
+    m.symbols.push_back({leaf.value, leaf.name});
 
   // Agents: a task is split into one agent per warp when it drives a role
   // whose stride equals its warp count (warp lanes); otherwise the whole

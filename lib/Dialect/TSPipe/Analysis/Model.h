@@ -14,6 +14,7 @@
 #ifndef TSPIPE_LIB_DIALECT_TSPIPE_ANALYSIS_MODEL_H
 #define TSPIPE_LIB_DIALECT_TSPIPE_ANALYSIS_MODEL_H
 
+#include "TripCount.h"
 #include "tspipe/Dialect/TSPipe/Analysis/Progress.h"
 
 #include <array>
@@ -65,13 +66,23 @@ struct Step {
 int64_t floorDiv(int64_t a, int64_t b);
 
 /// An integer quasi-affine function of one domain symbol X:
-/// max(0, mul * floor((a * X + b) / d) + add) with d > 0 and mul >= 0;
-/// sym < 0 means a constant.
+/// max(0, mul * floor((a * X + b) / d) + add) with d > 0; sym < 0 means a
+/// constant. It is the exact trip count for X >= `from` (TaskInfo).
 struct TripExpr {
   int sym = -1;
   int64_t a = 0, b = 0, d = 1, mul = 1, add = 0;
   int64_t eval(int64_t x) const;
   bool growing() const { return sym >= 0 && a > 0 && mul > 0; }
+  QuasiAffine form() const {
+    QuasiAffine q;
+    q.sym = sym;
+    q.a = a;
+    q.b = b;
+    q.d = d;
+    q.mul = mul;
+    q.add = add;
+    return q;
+  }
 };
 
 struct TaskInfo {
@@ -83,7 +94,15 @@ struct TaskInfo {
   /// Try ops (producer_try_acquire / consumer_try_wait) without a blocking
   /// op consuming their token.
   std::vector<Operation *> unusedProbes;
+  /// Domain bounds as nodes of Model::exprs (-1 without a domain loop).
+  int lbNode = -1, ubNode = -1, stepNode = -1;
+  /// Leaves (Model::symbols) the trip count depends on.
+  std::vector<int> leaves;
+  /// When `affine`, the trip count equals `trip` at every value X >= tripFrom
+  /// of its only leaf (or is the constant `trip` without a leaf).
   TripExpr trip;
+  bool affine = true;
+  int64_t tripFrom = 0;
   bool hasGuardedArrive = false;
   std::vector<unsigned> agents;
 };
@@ -106,12 +125,12 @@ struct SymbolInfo {
 
 struct Model {
   KernelOp kernel;
+  /// Domain bounds, interned: equal expressions share one node.
+  ExprTable exprs;
   std::vector<PipeInfo> pipes;
   std::vector<TaskInfo> tasks;
   std::vector<AgentInfo> agents;
   std::vector<SymbolInfo> symbols;
-  /// Opaque trip counts, keyed by the loop's (start, end, step) values.
-  std::vector<std::pair<std::tuple<Value, Value, Value>, int>> opaqueTrips;
   /// Nominal arrivers per barrier: how many agents arrive on it per phase.
   std::vector<int64_t> count;
   /// Nominal participants per barrier and role: nominal[b][role] lists the
@@ -132,6 +151,13 @@ struct Model {
 };
 
 Model buildModel(KernelOp kernel);
+
+/// The exact trip count of task `t` with the model's symbols (leaves) set to
+/// `leafValues`: max(0, ceil((end - start) / step)), each bound evaluated
+/// with the semantics of its arith ops; nullopt where a bound is undefined
+/// (a division by zero) or the step is 0.
+std::optional<int64_t> tripAt(const Model &m, const TaskInfo &t,
+                              llvm::ArrayRef<int64_t> leafValues);
 
 /// One barrier event of an agent's expanded schedule.
 struct Event {

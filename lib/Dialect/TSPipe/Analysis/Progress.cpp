@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Model.h"
+#include "Checker.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <functional>
 #include <numeric>
 #include <unordered_map>
@@ -38,883 +39,8 @@ using namespace mlir::tspipe;
 using namespace mlir::tspipe::progress;
 using namespace mlir::tspipe::progress::detail;
 
-namespace {
 
-constexpr int64_t kMaxRounds = 5000;   ///< lock-step rounds of the endless run
-constexpr int64_t kMaxValue = 4096;     ///< largest X ever simulated
-constexpr int64_t kMaxAssignments = 4096; ///< multi-symbol product cap
-/// Events of one assignment, and of all assignments of a kernel, beyond
-/// which the checker stops (with a warning) instead of running for long.
-constexpr int64_t kMaxEvents = int64_t(1) << 22;
-constexpr int64_t kMaxTotalEvents = int64_t(1) << 26;
-/// Trip counts above which a run is shortened by whole periods first.
-constexpr int64_t kBigTrips = 256;
-
-std::string iterText(int64_t iter) {
-  if (iter == -1)
-    return "the head";
-  if (iter == -2)
-    return "the tail";
-  return "iteration " + std::to_string(iter);
-}
-
-/// Parity of the phase an event waits for (waits) or belongs to.
-int64_t waitPhase(const Event &e) {
-  return e.role == Wait ? (e.target - 1) & 1 : (e.target + 1) & 1;
-}
-
-//===----------------------------------------------------------------------===//
-// Simulation of one assignment of trip counts
-//===----------------------------------------------------------------------===//
-
-struct Sim {
-  const Model &m;
-  const std::vector<unsigned> &agents; // model agent ids (local index order)
-  const std::vector<std::vector<Event>> &ev;
-  std::vector<size_t> idx;
-  std::vector<int64_t> U;
-  std::vector<std::vector<int64_t>> arr; // [local agent][barrier]
-  std::vector<std::pair<int, size_t>> last;
-  std::vector<std::pair<unsigned, size_t>> trace;
-
-  Sim(const Model &m, const std::vector<unsigned> &agents,
-      const std::vector<std::vector<Event>> &ev)
-      : m(m), agents(agents), ev(ev), idx(agents.size(), 0),
-        U(m.numBarriers, 0),
-        arr(agents.size(), std::vector<int64_t>(m.numBarriers, 0)),
-        last(m.numBarriers, {-1, 0}) {}
-
-  int64_t completions(unsigned b) const {
-    return m.count[b] ? U[b] / m.count[b] : 0;
-  }
-  bool finished(unsigned a) const { return idx[a] >= ev[a].size(); }
-  bool enabled(unsigned a) const {
-    if (finished(a))
-      return false;
-    const Event &e = ev[a][idx[a]];
-    return !e.wait || completions(e.barrier) >= e.target;
-  }
-  void exec(unsigned a) {
-    const Event &e = ev[a][idx[a]];
-    if (!e.wait) {
-      ++U[e.barrier];
-      ++arr[a][e.barrier];
-      last[e.barrier] = {static_cast<int>(a), idx[a]};
-    }
-    trace.push_back({a, idx[a]});
-    ++idx[a];
-  }
-  bool runAgent(unsigned a) {
-    bool any = false;
-    while (enabled(a)) {
-      exec(a);
-      any = true;
-    }
-    return any;
-  }
-  void fixpoint(int frozen = -1) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (unsigned a = 0; a < agents.size(); ++a)
-        if (static_cast<int>(a) != frozen && runAgent(a))
-          changed = true;
-    }
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Checker
-//===----------------------------------------------------------------------===//
-
-class Checker {
-public:
-  explicit Checker(KernelOp kernel) : m(buildModel(kernel)) {}
-
-  ProgressResult run();
-
-private:
-  struct Assignment {
-    std::vector<int64_t> trips;   // per task
-    std::vector<int64_t> symbols; // per model symbol (-1: unused)
-  };
-  std::optional<Counterexample> check(unsigned comp, const Assignment &as);
-  struct Endless {
-    enum Kind { Stuck, Periodic, Unknown } kind = Unknown;
-    /// Iterations of each agent at the repeated rounds r1 < r2 (Periodic),
-    /// or it2 only, where the run got stuck (Stuck).
-    std::vector<int64_t> it1, it2;
-    std::vector<bool> idle;
-  };
-  Endless endless(unsigned comp, const std::vector<int64_t> &trips);
-  std::map<std::vector<int64_t>, Endless> endlessCache;
-  bool reduce(unsigned comp, Assignment &as);
-  std::string lengthsOf(unsigned comp, const Assignment &as) {
-    std::string out;
-    for (unsigned t : compTasks[comp])
-      out += (out.empty() ? "@" : ", @") + m.tasks[t].name + " = " +
-             std::to_string(as.trips[t]);
-    return out;
-  }
-  int64_t boundFor(unsigned comp, int sym, std::string &warning);
-
-  // Counterexample construction.
-  Counterexample start(FailureKind kind, const Assignment &as,
-                       unsigned comp);
-  void addTimeline(Counterexample &cex, const Sim &sim,
-                   const std::vector<std::vector<Event>> &ev,
-                   const std::vector<unsigned> &pipes);
-  std::string agentName(const std::vector<unsigned> &agents, unsigned a) {
-    return m.agents[agents[a]].name;
-  }
-  std::string barrierText(unsigned b) {
-    unsigned p;
-    bool full;
-    int64_t stage;
-    m.decode(b, p, full, stage);
-    return "@" + m.pipes[p].name + (full ? " full" : " empty") +
-           " barrier, stage " + std::to_string(stage);
-  }
-  unsigned pipeOf(unsigned b) {
-    unsigned p;
-    bool full;
-    int64_t stage;
-    m.decode(b, p, full, stage);
-    return p;
-  }
-  void tagX8(Counterexample &cex, const Assignment &as, unsigned comp);
-
-  Model m;
-  /// Set when an assignment was too long to simulate (see kMaxEvents).
-  std::string tooLong;
-  int64_t totalEvents = 0;
-  std::vector<std::vector<unsigned>> compAgents;
-  std::vector<std::vector<unsigned>> compTasks;
-};
-
-Counterexample Checker::start(FailureKind kind, const Assignment &as,
-                              unsigned comp) {
-  Counterexample cex;
-  cex.kind = kind;
-  cex.rule = (kind == FailureKind::PhaseOverrun ||
-              kind == FailureKind::OverArrival)
-                 ? "R71"
-                 : "R70";
-  cex.anchor = m.kernel;
-  for (unsigned t : compTasks[comp])
-    cex.lengths.push_back({m.tasks[t].name, as.trips[t]});
-  for (unsigned s = 0; s < m.symbols.size(); ++s)
-    if (as.symbols[s] >= 0)
-      cex.symbols.push_back({m.symbols[s].name, as.symbols[s]});
-  return cex;
-}
-
-std::string lengthsText(const Counterexample &cex) {
-  std::string out = "with domain lengths ";
-  for (size_t i = 0; i < cex.lengths.size(); ++i)
-    out += (i ? ", @" : "@") + cex.lengths[i].first + " = " +
-           std::to_string(cex.lengths[i].second);
-  if (!cex.symbols.empty()) {
-    out += " (";
-    for (size_t i = 0; i < cex.symbols.size(); ++i)
-      out += (i ? ", " : "") + cex.symbols[i].first + " = " +
-             std::to_string(cex.symbols[i].second);
-    out += ")";
-  }
-  return out;
-}
-
-void Checker::tagX8(Counterexample &cex, const Assignment &as,
-                    unsigned comp) {
-  for (unsigned t : compTasks[comp]) {
-    const TaskInfo &ti = m.tasks[t];
-    if (as.trips[t] != 0 || !ti.hasGuardedArrive)
-      continue;
-    cex.rule = "X8";
-    for (const Step &s : ti.body)
-      if (s.guard != Guard::Always && (s.role == Commit || s.role == Release))
-        cex.notes.push_back(
-            {s.op, "[X8] this " + std::string(roleName(s.role)) +
-                       " runs only under a loop guard, and @" + ti.name +
-                       "'s domain is empty here: no guard runs, so its "
-                       "credit is never returned; move it to the tail (or "
-                       "pair it with a guarded acquire / wait)"});
-    return;
-  }
-}
-
-void Checker::addTimeline(Counterexample &cex, const Sim &sim,
-                          const std::vector<std::vector<Event>> &ev,
-                          const std::vector<unsigned> &pipes) {
-  std::vector<std::vector<int64_t>> arrivals(
-      sim.agents.size(), std::vector<int64_t>(m.numBarriers, 0));
-  std::vector<TimelineEvent> all;
-  auto make = [&](unsigned a, const Event &e, bool blocked) {
-    unsigned p;
-    bool full;
-    int64_t stage;
-    m.decode(e.barrier, p, full, stage);
-    int64_t phase = e.wait ? waitPhase(e) : arrivals[a][e.barrier] & 1;
-    return TimelineEvent{agentName(sim.agents, a),
-                         m.pipes[p].name,
-                         full,
-                         stage,
-                         phase,
-                         std::string(roleName(e.role)).substr(
-                             std::string(roleName(e.role)).find('_') + 1),
-                         e.iter,
-                         blocked};
-  };
-  for (auto [a, i] : sim.trace) {
-    const Event &e = ev[a][i];
-    if (!llvm::is_contained(pipes, pipeOf(e.barrier)))
-      continue;
-    all.push_back(make(a, e, false));
-    if (!e.wait)
-      ++arrivals[a][e.barrier];
-  }
-  // The last events before the failure tell the story; keep 40.
-  size_t from = all.size() > 40 ? all.size() - 40 : 0;
-  cex.timeline.assign(all.begin() + from, all.end());
-  for (unsigned a = 0; a < sim.agents.size(); ++a)
-    if (!sim.finished(a)) {
-      const Event &e = ev[a][sim.idx[a]];
-      if (llvm::is_contained(pipes, pipeOf(e.barrier)))
-        cex.timeline.push_back(make(a, e, true));
-    }
-}
-
-std::optional<Counterexample> Checker::check(unsigned comp,
-                                             const Assignment &as) {
-  const std::vector<unsigned> &agents = compAgents[comp];
-  // Refuse schedules too long to simulate rather than run for minutes.
-  int64_t estimate = 0;
-  for (unsigned a : agents) {
-    const TaskInfo &t = m.tasks[m.agents[a].task];
-    int64_t drains = 0;
-    for (const PipeInfo &p : m.pipes)
-      drains += p.stages;
-    estimate += static_cast<int64_t>(t.head.size() + t.tail.size()) +
-                drains +
-                as.trips[m.agents[a].task] *
-                    std::max<int64_t>(1, t.body.size()) * 2;
-  }
-  totalEvents += estimate;
-  if (estimate > kMaxEvents || totalEvents > kMaxTotalEvents) {
-    tooLong = "the schedules are too long to simulate (about " +
-              std::to_string(estimate) + " barrier events at " +
-              lengthsOf(comp, as) + ")";
-    return std::nullopt;
-  }
-  std::vector<std::vector<Event>> ev(agents.size());
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    Generator g(m, agents[a], as.trips[m.agents[agents[a]].task]);
-    Event e;
-    while (g.next(e))
-      ev[a].push_back(e);
-  }
-
-  // 1. Deadlock: the unique final state of every maximal run.
-  Sim sim(m, agents, ev);
-  sim.fixpoint();
-  std::vector<unsigned> blocked;
-  for (unsigned a = 0; a < agents.size(); ++a)
-    if (!sim.finished(a))
-      blocked.push_back(a);
-  if (!blocked.empty()) {
-    Counterexample cex = start(FailureKind::Deadlock, as, comp);
-    std::vector<unsigned> pipes;
-    for (unsigned a : blocked) {
-      const Event &e = ev[a][sim.idx[a]];
-      unsigned b = e.barrier;
-      pipes.push_back(pipeOf(b));
-      int64_t have = sim.completions(b);
-      cex.notes.push_back(
-          {e.op, agentName(agents, a) + " blocks in " + iterText(e.iter) +
-                     " on " + barrierText(b) + ", phase " +
-                     std::to_string(waitPhase(e)) + " (" +
-                     roleName(e.role) + " needs completion " +
-                     std::to_string(e.target) + ", the barrier has " +
-                     std::to_string(have) + ")"});
-      // Who holds the missing credit: the nominal arrivers that have not
-      // arrived often enough.
-      StepRole arriver = (e.role == Wait) ? Commit : Release;
-      const std::vector<unsigned> &owners = m.nominal[b][arriver];
-      if (owners.empty()) {
-        unsigned p = pipeOf(b);
-        bool anyRole = llvm::any_of(agents, [&](unsigned o) {
-          return (m.agents[o].usedRoles[p] >> arriver) & 1;
-        });
-        int64_t stage = b - m.pipes[p].barrierBase -
-                        (arriver == Commit ? 0 : m.pipes[p].stages);
-        cex.notes.push_back(
-            {m.pipes[p].op,
-             anyRole ? "no task runs " + std::string(roleName(arriver)) +
-                           " on stage " + std::to_string(stage) + " of @" +
-                           m.pipes[p].name +
-                           ": no cursor lane reaches it; check "
-                           "interleave_stride and the tasks' lanes"
-                     : "no task runs " + std::string(roleName(arriver)) +
-                           " on @" + m.pipes[p].name + "; add it to the "
-                           "schedule of the task that " +
-                           (arriver == Commit ? "acquires" : "waits on") +
-                           " the stages"});
-        continue;
-      }
-      for (unsigned owner : owners) {
-        auto it = llvm::find(agents, owner);
-        if (it == agents.end())
-          continue;
-        unsigned o = it - agents.begin();
-        int64_t did = sim.arr[o][b];
-        if (did >= e.target)
-          continue;
-        std::string holds = "the credit for completion " +
-                            std::to_string(e.target) + " of " +
-                            barrierText(b) + " is held by " +
-                            agentName(agents, o) + ": it has " +
-                            (arriver == Commit ? "committed" : "released") +
-                            " that stage " + std::to_string(did) +
-                            " time(s) and ";
-        if (sim.finished(o)) {
-          cex.notes.push_back({m.tasks[m.agents[owner].task].op,
-                               holds + "has finished"});
-        } else {
-          const Event &oe = ev[o][sim.idx[o]];
-          cex.notes.push_back({oe.op, holds + "is blocked here, in " +
-                                          iterText(oe.iter) + " on " +
-                                          barrierText(oe.barrier)});
-        }
-      }
-    }
-    cex.message = "tasks deadlock " + lengthsText(cex) +
-                  ": every unfinished task is blocked on a barrier whose "
-                  "credit is held by a blocked or finished task";
-    addTimeline(cex, sim, ev, pipes);
-    tagX8(cex, as, comp);
-    return cex;
-  }
-
-  // 2. Credit balance: every barrier phase completed is consumed by each
-  // nominal waiter (full) or matches each nominal acquirer (empty), and no
-  // phase is left half-arrived.
-  std::vector<std::vector<std::array<int64_t, 5>>> cnt(
-      agents.size(),
-      std::vector<std::array<int64_t, 5>>(m.numBarriers, {0, 0, 0, 0, 0}));
-  std::vector<std::vector<Operation *>> lastOp(
-      agents.size(), std::vector<Operation *>(m.numBarriers, nullptr));
-  for (unsigned a = 0; a < agents.size(); ++a)
-    for (const Event &e : ev[a]) {
-      ++cnt[a][e.barrier][e.role];
-      if (e.role != Drain)
-        lastOp[a][e.barrier] = e.op;
-    }
-  for (unsigned b = 0; b < m.numBarriers; ++b) {
-    unsigned p = pipeOf(b);
-    bool used = llvm::any_of(agents, [&](unsigned a) {
-      return m.agents[a].usedRoles[p] != 0;
-    });
-    if (!used)
-      continue;
-    auto unbalanced = [&](std::string msg, unsigned a, StepRole r) {
-      Counterexample cex = start(FailureKind::Unbalanced, as, comp);
-      cex.message = msg + " " + lengthsText(cex) + " [credits of " +
-                    barrierText(b) + "]";
-      Operation *op = lastOp[a][b] ? lastOp[a][b]
-                                   : m.tasks[m.agents[agents[a]].task].op;
-      cex.notes.push_back(
-          {op, agentName(agents, a) + " executes " + roleName(r) + " on " +
-                   barrierText(b) + " " + std::to_string(cnt[a][b][r]) +
-                   " time(s); the barrier completes " +
-                   std::to_string(sim.completions(b)) + " phase(s)"});
-      for (unsigned t : compTasks[comp])
-        for (Operation *probe : m.tasks[t].unusedProbes)
-          if (probe->getAttrOfType<FlatSymbolRefAttr>("pipeline")
-                  .getValue() == m.pipes[p].name)
-          cex.notes.push_back(
-              {probe, "this probe is never followed by its blocking form: "
-                      "it neither waits nor takes the stage; pass its token "
-                      "to a " +
-                          std::string(isa<ProducerTryAcquireOp>(probe)
-                                          ? "tspipe.producer_acquire"
-                                          : "tspipe.consumer_wait") +
-                          " ready(...)"});
-      addTimeline(cex, sim, ev, {p});
-      tagX8(cex, as, comp);
-      return cex;
-    };
-    bool full = b < m.pipes[p].barrierBase + m.pipes[p].stages;
-    int64_t count = m.count[b];
-    int64_t c = sim.completions(b);
-    StepRole arrive = full ? Commit : Release;
-    if (count == 0 ? sim.U[b] > 0 : sim.U[b] % count != 0) {
-      for (unsigned a = 0; a < agents.size(); ++a)
-        if (sim.arr[a][b] > c)
-          return unbalanced(
-              std::string(full ? "a commit" : "a release") +
-                  " is left without the other arrivals of its phase",
-              a, arrive);
-    }
-    // Phases completed, but no task takes them: nobody waits for the full
-    // barrier, or nobody acquires the stages the releases free.
-    if (c > 0) {
-      StepRole taker = full ? Wait : Acquire;
-      bool anyTaker = llvm::any_of(m.nominal[b][taker], [&](unsigned o) {
-        return llvm::is_contained(agents, o);
-      });
-      if (!anyTaker)
-        for (unsigned a = 0; a < agents.size(); ++a)
-          if (sim.arr[a][b] > 0)
-            return unbalanced(
-                "credits are unbalanced: " + std::to_string(c) +
-                    (full ? " committed phase(s) are never waited for"
-                          : " release(s) are not matched by any acquire"),
-                a, arrive);
-    }
-    for (StepRole r : {Commit, Wait, Release, Acquire}) {
-      bool rFull = r == Commit || r == Wait;
-      if (rFull != full)
-        continue;
-      for (unsigned owner : m.nominal[b][r]) {
-        auto it = llvm::find(agents, owner);
-        if (it == agents.end())
-          continue;
-        unsigned a = it - agents.begin();
-        int64_t n = cnt[a][b][r];
-        if (n == c)
-          continue;
-        std::string what;
-        if (r == Wait)
-          what = std::to_string(c - n) + " committed phase(s) are never "
-                                          "waited for by " +
-                 agentName(agents, a);
-        else if (r == Acquire && n < c)
-          what = std::to_string(c - n) +
-                 " release(s) are not matched by an acquire of " +
-                 agentName(agents, a);
-        else if (r == Acquire)
-          what = std::to_string(n - c) + " acquire(s) of " +
-                 agentName(agents, a) + " are never released";
-        else
-          what = agentName(agents, a) + " " +
-                 (r == Commit ? "commits" : "releases") + " " +
-                 std::to_string(n) + " time(s) where the barrier completes " +
-                 std::to_string(c) + " phase(s)";
-        return unbalanced("credits are unbalanced: " + what, a, r);
-      }
-    }
-  }
-
-  // 3. Hazards: freeze each agent before each of its events; the others
-  // run to their fixpoint, i.e. as far as any interleaving lets them while
-  // the frozen agent waits there.
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    Sim fz(m, agents, ev);
-    for (size_t j = 0; j < ev[a].size(); ++j) {
-      fz.fixpoint(a);
-      const Event &e = ev[a][j];
-      unsigned b = e.barrier;
-      if (e.wait && fz.completions(b) > e.target) {
-        Counterexample cex = start(FailureKind::PhaseOverrun, as, comp);
-        cex.message =
-            "phase overrun " + lengthsText(cex) + ": " +
-            barrierText(b) + " can reach completion " +
-            std::to_string(e.target + 1) + " before " +
-            agentName(agents, a) + " passes its " + roleName(e.role) +
-            " for completion " + std::to_string(e.target) +
-            "; a parity wait then sees the wrong phase (it blocks forever "
-            "or passes a phase early)";
-        cex.notes.push_back(
-            {e.op, agentName(agents, a) + " waits here in " +
-                       iterText(e.iter) + " for phase parity " +
-                       std::to_string(waitPhase(e)) + " of " +
-                       barrierText(b)});
-        if (fz.last[b].first >= 0) {
-          auto [o, k] = fz.last[b];
-          cex.notes.push_back(
-              {ev[o][k].op, agentName(agents, o) + " arrives for the next "
-                            "phase here, in " + iterText(ev[o][k].iter) +
-                            ", without waiting for " + agentName(agents, a)});
-        }
-        addTimeline(cex, fz, ev, {pipeOf(b)});
-        return cex;
-      }
-      if (!e.wait) {
-        int64_t mine = fz.arr[a][b];
-        for (unsigned o = 0; o < agents.size(); ++o) {
-          if (o == a || fz.arr[o][b] < mine + 2)
-            continue;
-          Counterexample cex = start(FailureKind::OverArrival, as, comp);
-          cex.message = "early arrival " + lengthsText(cex) + ": " +
-                        agentName(agents, o) + " can arrive on " +
-                        barrierText(b) + " for phase " +
-                        std::to_string(mine + 1) + " before " +
-                        agentName(agents, a) + " arrives for phase " +
-                        std::to_string(mine) +
-                        "; the barrier then completes a phase with the "
-                        "wrong arrivals";
-          cex.notes.push_back({e.op, agentName(agents, a) +
-                                         " has not arrived yet, in " +
-                                         iterText(e.iter)});
-          auto [lo, lk] = fz.last[b];
-          if (lo >= 0)
-            cex.notes.push_back({ev[lo][lk].op, agentName(agents, lo) +
-                                                    " arrives again here, in " +
-                                                    iterText(ev[lo][lk].iter)});
-          addTimeline(cex, fz, ev, {pipeOf(b)});
-          return cex;
-        }
-      }
-      if (!fz.enabled(a))
-        break; // cannot happen after a deadlock-free run; be safe
-      fz.exec(a);
-    }
-  }
-  return std::nullopt;
-}
-
-/// The rotation period of pipeline `p`, in cursor positions: the smallest
-/// d that divides num_stages, is a multiple of every stride of the
-/// pipeline, and maps every stage s to a stage s + d (mod num_stages) with
-/// the same nominal participants per role (hence the same arrive count).
-/// Moving every cursor of the pipeline by d, and every barrier count with
-/// its stage, is then a symmetry of the model: each event depends only on
-/// a cursor's stage and visit and on its barrier's count and participants
-/// (docs/ProgressChecker.md). A ring whose tasks all move by one stage has
-/// period 1; interleaved lanes of stride k give k. When no divisor fits
-/// (a stride that does not divide num_stages), two whole rounds.
-int64_t rotationPeriod(const Model &m, unsigned p) {
-  const PipeInfo &pi = m.pipes[p];
-  int64_t S = pi.stages, l = 1;
-  for (StepRole r : {Acquire, Commit, Wait, Release, Drain})
-    l = std::lcm(l, pi.strideOf(r));
-  if (S % l != 0)
-    return 2 * S;
-  for (int64_t d = l; d < S; d += l) {
-    if (S % d != 0)
-      continue;
-    bool same = true;
-    for (int64_t s = 0; s < S && same; ++s)
-      for (bool full : {true, false}) {
-        unsigned b = m.barrier(p, full, s),
-                 b2 = m.barrier(p, full, (s + d) % S);
-        if (m.count[b] != m.count[b2] || m.nominal[b] != m.nominal[b2]) {
-          same = false;
-          break;
-        }
-      }
-    if (same)
-      return d;
-  }
-  return S;
-}
-
-/// Runs the endless system of a component in lock step (one event per
-/// agent per round): agents with trips < 0 loop forever. Stops when no
-/// agent can move (Stuck) or when the normalized state repeats (Periodic).
-Checker::Endless Checker::endless(unsigned comp,
-                                  const std::vector<int64_t> &trips) {
-  const std::vector<unsigned> &agents = compAgents[comp];
-  Endless res;
-  std::vector<Generator> gens;
-  for (unsigned a = 0; a < agents.size(); ++a)
-    gens.emplace_back(m, agents[a], trips[a]);
-  std::vector<Event> pending(agents.size());
-  std::vector<bool> has(agents.size());
-  for (unsigned a = 0; a < agents.size(); ++a)
-    has[a] = gens[a].next(pending[a]);
-  std::vector<int64_t> U(m.numBarriers, 0);
-  std::vector<std::vector<std::array<int64_t, 4>>> cnt(
-      agents.size(),
-      std::vector<std::array<int64_t, 4>>(m.pipes.size(), {0, 0, 0, 0}));
-  auto completions = [&](unsigned b) {
-    return m.count[b] ? U[b] / m.count[b] : 0;
-  };
-  std::unordered_map<size_t, std::vector<std::pair<std::vector<int64_t>,
-                                                   int64_t>>>
-      seen;
-  std::vector<std::vector<int64_t>> iters;
-  std::vector<unsigned> compPipes;
-  for (unsigned p = 0; p < m.pipes.size(); ++p)
-    if (llvm::any_of(agents,
-                     [&](unsigned a) { return m.agents[a].usedRoles[p]; }))
-      compPipes.push_back(p);
-  std::vector<int64_t> shift(m.pipes.size(), 0);
-  for (unsigned p : compPipes)
-    shift[p] = rotationPeriod(m, p);
-  auto finish = [&](Endless::Kind kind) {
-    res.kind = kind;
-    res.idle.resize(agents.size());
-    for (unsigned a = 0; a < agents.size(); ++a)
-      res.idle[a] = gens[a].idle;
-    return res;
-  };
-
-  for (int64_t round = 0; round < kMaxRounds; ++round) {
-    bool progress = false;
-    for (unsigned a = 0; a < agents.size(); ++a) {
-      if (!has[a])
-        continue;
-      const Event &e = pending[a];
-      if (e.wait && completions(e.barrier) < e.target)
-        continue;
-      if (!e.wait)
-        ++U[e.barrier];
-      if (e.role != Drain)
-        ++cnt[a][pipeOf(e.barrier)][e.role];
-      has[a] = gens[a].next(pending[a]);
-      progress = true;
-    }
-    std::vector<int64_t> it(agents.size());
-    for (unsigned a = 0; a < agents.size(); ++a)
-      it[a] = gens[a].iter;
-    if (!progress) {
-      res.it2 = it;
-      return finish(Endless::Stuck);
-    }
-    // Normalized state: every cursor position of a pipeline less a common
-    // base (a multiple of the pipeline's rotation period), the role counts
-    // less the brackets that base stands for, and the barrier counts seen
-    // from the base: entry j is the barrier of the stage at position
-    // base + j, less the completions of the visits before that position
-    // (docs/ProgressChecker.md, "Which lengths are checked").
-    std::vector<int64_t> key;
-    std::vector<int64_t> base(m.pipes.size(), 0);
-    for (unsigned p : compPipes) {
-      int64_t lo = INT64_MAX;
-      for (unsigned a = 0; a < agents.size(); ++a) {
-        if (!has[a] && !gens[a].idle)
-          continue;
-        for (unsigned c = 0; c < 4; ++c)
-          if ((m.agents[agents[a]].usedCursors[p] >> c) & 1)
-            lo = std::min(lo, gens[a].pos[p][c]);
-      }
-      const PipeInfo &pi = m.pipes[p];
-      int64_t S = pi.stages;
-      base[p] = lo == INT64_MAX ? 0 : floorDiv(lo, shift[p]) * shift[p];
-      int64_t first = base[p] % S, visit = base[p] / S;
-      for (bool full : {true, false})
-        for (int64_t j = 0; j < S; ++j) {
-          int64_t stage = first + j, v = visit;
-          if (stage >= S) {
-            stage -= S;
-            ++v;
-          }
-          unsigned b = m.barrier(p, full, stage);
-          key.push_back(U[b] - v * m.count[b]);
-        }
-    }
-    for (unsigned a = 0; a < agents.size(); ++a) {
-      const Generator &gen = gens[a];
-      if (!has[a] && !gen.idle) {
-        key.push_back(-1);
-        continue;
-      }
-      key.push_back(static_cast<int64_t>(gen.section));
-      key.push_back(gen.stepIdx);
-      key.push_back(gen.drainLeft);
-      key.push_back(gen.iter == 0);
-      // A loop that ends (a fixed trip count) is not periodic: the rounds
-      // before its end differ from those after it. Its iteration keeps two
-      // of its rounds apart.
-      key.push_back(trips[a] >= 0 ? gen.iter : -1);
-      key.push_back(gen.idle);
-      for (unsigned p : compPipes) {
-        const AgentInfo &ai = m.agents[agents[a]];
-        const PipeInfo &pi = m.pipes[p];
-        for (unsigned c = 0; c < 4; ++c)
-          if ((ai.usedCursors[p] >> c) & 1)
-            key.push_back(gen.pos[p][c] - base[p]);
-        for (StepRole r : {Acquire, Commit, Wait, Release})
-          if ((ai.usedRoles[p] >> r) & 1)
-            key.push_back(cnt[a][p][r] - base[p] / pi.strideOf(r));
-      }
-    }
-    size_t h = llvm::hash_combine_range(key.begin(), key.end());
-    auto &bucket = seen[h];
-    for (auto &[k, r1] : bucket) {
-      if (k != key)
-        continue;
-      res.it1 = iters[r1];
-      res.it2 = it;
-      return finish(Endless::Periodic);
-    }
-    bucket.push_back({std::move(key), round});
-    iters.push_back(std::move(it));
-  }
-  return finish(Endless::Unknown);
-}
-
-/// Largest value of the component's symbol that must be checked: the
-/// verdict is periodic in X from the endless run's repeated state on
-/// (docs/ProgressChecker.md, "Which lengths are checked").
-int64_t Checker::boundFor(unsigned comp, int sym, std::string &warning) {
-  const std::vector<unsigned> &agents = compAgents[comp];
-  int64_t fallback = 8;
-  for (const PipeInfo &p : m.pipes)
-    fallback += 2 * p.stages;
-  // Values beyond which every nongrowing trip count is constant (the
-  // decreasing ones reach 0).
-  int64_t xStab = 0;
-  for (unsigned t : compTasks[comp]) {
-    const TripExpr &e = m.tasks[t].trip;
-    if (e.sym == sym && e.a < 0) {
-      int64_t x = 0;
-      while (x < kMaxValue && e.eval(x) > 0)
-        ++x;
-      xStab = std::max(xStab, x);
-    }
-  }
-  auto minXFor = [&](const TripExpr &e, int64_t need) -> int64_t {
-    // smallest X >= 0 with mul * floor((a X + b) / d) + add >= need
-    int64_t f = need - e.add <= 0 ? 0 : (need - e.add + e.mul - 1) / e.mul;
-    int64_t num = f * e.d - e.b;
-    if (num <= 0)
-      return 0;
-    return (num + e.a - 1) / e.a;
-  };
-  std::vector<bool> growing(agents.size());
-  std::vector<int64_t> trips(agents.size());
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
-    growing[a] = e.sym == sym && e.growing();
-    trips[a] = growing[a] ? -1 : e.eval(std::max<int64_t>(xStab, 0));
-    if (e.sym == sym && e.a < 0)
-      trips[a] = 0;
-  }
-  Endless run = endless(comp, trips);
-  auto xss = [&](const std::vector<int64_t> &it) {
-    int64_t x = xStab;
-    for (unsigned a = 0; a < agents.size(); ++a)
-      if (growing[a]) {
-        int64_t need = run.idle[a] ? 2 : it[a] + 2;
-        x = std::max(x, minXFor(m.tasks[m.agents[agents[a]].task].trip, need));
-      }
-    return x;
-  };
-  if (run.kind == Endless::Stuck) // the same final state for every large X
-    return std::min(xss(run.it2), kMaxValue);
-  if (run.kind == Endless::Unknown) {
-    warning = "no periodic regime within " + std::to_string(kMaxRounds) +
-              " rounds; lengths checked up to " + m.symbols[sym].name +
-              " = " + std::to_string(fallback);
-    return fallback;
-  }
-  // Periodic: each agent advances it2 - it1 iterations per period. Find the
-  // shift D of X that adds a whole number of periods to every growing agent.
-  const std::vector<int64_t> &it1 = run.it1, &it = run.it2;
-  int64_t d0 = 1;
-  bool any = false, stuckAgent = false;
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    if (!growing[a] || run.idle[a])
-      continue;
-    any = true;
-    if (it[a] == it1[a])
-      stuckAgent = true;
-    d0 = std::lcm(d0, m.tasks[m.agents[agents[a]].task].trip.d);
-    if (d0 > kMaxValue)
-      break;
-  }
-  int64_t x0 = xss(it1);
-  if (!any)
-    return std::min(x0, kMaxValue);
-  if (stuckAgent) // a growing loop never finishes: fails for large X
-    return std::min(xss(it), kMaxValue);
-  for (int64_t mult = 1; mult <= 256 && d0 * mult <= kMaxValue; ++mult) {
-    int64_t D = d0 * mult;
-    int64_t ratio = -1;
-    bool ok = true;
-    for (unsigned a = 0; a < agents.size() && ok; ++a) {
-      if (!growing[a] || run.idle[a])
-        continue;
-      const TripExpr &e = m.tasks[m.agents[agents[a]].task].trip;
-      int64_t q = e.mul * e.a * D / e.d, delta = it[a] - it1[a];
-      if (q % delta != 0 || (ratio >= 0 && q / delta != ratio))
-        ok = false;
-      ratio = q / delta;
-    }
-    if (ok)
-      return std::min(x0 + D - 1, kMaxValue);
-  }
-  warning = "the domain loops of this kernel advance at rates that do "
-            "not match their lengths; lengths checked up to " +
-            m.symbols[sym].name + " = " +
-            std::to_string(std::max(x0, fallback));
-  return std::min(std::max(x0, fallback), kMaxValue);
-}
-
-/// Large trip counts: the same verdict with fewer iterations. Tasks with
-/// more than kBigTrips iterations loop forever in the endless run; when it
-/// is periodic, the run for the real lengths is the run for lengths m
-/// periods shorter with m periods inserted (docs/ProgressChecker.md), so
-/// the shorter lengths decide. Returns false when it cannot shorten.
-bool Checker::reduce(unsigned comp, Assignment &as) {
-  const std::vector<unsigned> &agents = compAgents[comp];
-  std::vector<int64_t> trips(agents.size());
-  bool anyBig = false;
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    int64_t n = as.trips[m.agents[agents[a]].task];
-    trips[a] = n > kBigTrips ? -1 : n;
-    anyBig |= n > kBigTrips;
-  }
-  if (!anyBig)
-    return false;
-  // Assignments with the same small trips share one endless run.
-  std::vector<int64_t> key = trips;
-  key.push_back(comp);
-  auto cached = endlessCache.find(key);
-  if (cached == endlessCache.end())
-    cached = endlessCache.emplace(key, endless(comp, trips)).first;
-  const Endless &run = cached->second;
-  if (run.kind == Endless::Unknown)
-    return false;
-  const std::vector<int64_t> &it1 =
-      run.kind == Endless::Stuck ? run.it2 : run.it1;
-  int64_t periods = INT64_MAX;
-  for (unsigned a = 0; a < agents.size(); ++a) {
-    if (trips[a] >= 0 || run.idle[a])
-      continue;
-    int64_t n = as.trips[m.agents[agents[a]].task];
-    int64_t need = it1[a] + 2;
-    if (n < need)
-      return false;
-    if (run.kind == Endless::Stuck)
-      continue;
-    int64_t delta = run.it2[a] - it1[a];
-    if (delta <= 0)
-      return false;
-    periods = std::min(periods, (n - need) / delta);
-  }
-  // Every agent of a task must shrink by the same amount.
-  std::vector<int64_t> newTrips = as.trips;
-  for (unsigned t : compTasks[comp]) {
-    int64_t n = as.trips[t];
-    if (n <= kBigTrips)
-      continue;
-    int64_t shrink = -1;
-    for (unsigned ai : m.tasks[t].agents) {
-      unsigned a = llvm::find(agents, ai) - agents.begin();
-      int64_t s2;
-      if (run.idle[a])
-        s2 = n - 2;
-      else if (run.kind == Endless::Stuck)
-        s2 = n - (it1[a] + 2);
-      else
-        s2 = periods * (run.it2[a] - it1[a]);
-      if (shrink >= 0 && s2 != shrink)
-        return false;
-      shrink = s2;
-    }
-    newTrips[t] = n - std::max<int64_t>(shrink, 0);
-  }
-  if (newTrips == as.trips)
-    return false;
-  as.trips = newTrips;
-  return true;
-}
-
-ProgressResult Checker::run() {
-  ProgressResult result;
+void Checker::setupComponents() {
   compAgents.assign(m.numComponents, {});
   compTasks.assign(m.numComponents, {});
   for (unsigned a = 0; a < m.agents.size(); ++a) {
@@ -923,8 +49,12 @@ ProgressResult Checker::run() {
     if (!llvm::is_contained(compTasks[c], m.agents[a].task))
       compTasks[c].push_back(m.agents[a].task);
   }
+}
 
-  std::vector<std::string> blockedNames;
+ProgressResult Checker::run() {
+  ProgressResult result;
+  setupComponents();
+
   if (!m.unmodeled.empty()) {
     // A bracket the model cannot place (nested in scf.while, scf.if,
     // scf.execute_region, ...) has no place in any schedule; simulating
@@ -946,112 +76,194 @@ ProgressResult Checker::run() {
           {op, "not modeled: this bracket is inside '" +
                    op->getParentOp()->getName().getStringRef().str() + "'"});
     result.counterexample = std::move(cex);
-    result.graphDot = graphDot(m, blockedNames);
     return result;
   }
   for (unsigned comp = 0; comp < m.numComponents && !result.counterexample;
        ++comp) {
     std::vector<int> syms;
+    bool allAffine = true;
+    for (unsigned t : compTasks[comp]) {
+      for (int leaf : m.tasks[t].leaves)
+        if (!llvm::is_contained(syms, leaf))
+          syms.push_back(leaf);
+      allAffine &= m.tasks[t].affine;
+    }
+    // Tasks whose lengths are no quasi-affine function of one value, but
+    // all computed from the same bounds (the same start, end and step
+    // expressions): their common trip count T is the one symbol, checked
+    // for every T >= 0; a failing T is then shown reachable by values of
+    // the bounds' leaves.
+    std::set<std::tuple<int, int, int>> classes;
     for (unsigned t : compTasks[comp])
-      if (m.tasks[t].trip.sym >= 0 &&
-          !llvm::is_contained(syms, m.tasks[t].trip.sym))
-        syms.push_back(m.tasks[t].trip.sym);
+      if (!m.tasks[t].leaves.empty())
+        classes.insert(
+            {m.tasks[t].lbNode, m.tasks[t].ubNode, m.tasks[t].stepNode});
+    bool oneTrip = !(syms.size() == 1 && allAffine) && classes.size() == 1;
+    int tripSym = -1;
+    struct SavedTrip {
+      unsigned task;
+      TripExpr trip;
+      bool affine;
+      int64_t from;
+    };
+    std::vector<SavedTrip> saved;
+    if (oneTrip) {
+      tripSym = m.symbols.size();
+      for (unsigned t : compTasks[comp]) {
+        TaskInfo &ti = m.tasks[t];
+        if (ti.leaves.empty())
+          continue;
+        if (saved.empty())
+          m.symbols.push_back({Value(), "the trip count of @" + ti.name});
+        saved.push_back({t, ti.trip, ti.affine, ti.tripFrom});
+        ti.trip = TripExpr();
+        ti.trip.sym = tripSym;
+        ti.trip.a = 1;
+        ti.affine = true;
+        ti.tripFrom = 0;
+      }
+    }
     Assignment as;
     as.trips.assign(m.tasks.size(), 0);
     as.symbols.assign(m.symbols.size(), -1);
-    auto evalAll = [&]() {
+    std::vector<int64_t> leafValues(m.symbols.size(), 0);
+    // Trip vectors of this component already simulated: many values of the
+    // symbols give the same lengths (every X below a constant start, say).
+    std::set<std::vector<int64_t>> seenTrips;
+    std::string unproven;
+    // Simulates the lengths at the current symbol values; true once the
+    // search can stop (a counterexample, or too many events).
+    auto checkHere = [&](bool exact) {
+      std::vector<int64_t> key;
       for (unsigned t : compTasks[comp]) {
-        const TripExpr &e = m.tasks[t].trip;
-        as.trips[t] = e.eval(e.sym >= 0 ? as.symbols[e.sym] : 0);
+        const TaskInfo &ti = m.tasks[t];
+        int64_t x = ti.trip.sym >= 0 ? leafValues[ti.trip.sym] : 0;
+        if (!exact && ti.affine && x >= ti.tripFrom) {
+          as.trips[t] = ti.trip.eval(x);
+        } else {
+          std::optional<int64_t> n = tripAt(m, ti, leafValues);
+          if (!n)
+            return false; // a bound is undefined here: no execution
+          as.trips[t] = *n;
+        }
+        key.push_back(as.trips[t]);
       }
+      for (int s : syms)
+        as.symbols[s] = oneTrip ? -1 : leafValues[s];
+      if (!seenTrips.insert(key).second)
+        return false;
+      ++result.assignmentsChecked;
+      Assignment shortened = as;
+      if (reduce(comp, shortened)) {
+        if (auto cex = check(comp, shortened)) {
+          Counterexample real = start(cex->kind, as, comp);
+          cex->message += " (these lengths stand for " + lengthsOf(comp, as) +
+                          ": the schedules repeat with a period, so both "
+                          "fail the same way)";
+          cex->lengths = real.lengths;
+          cex->symbols = real.symbols;
+          result.counterexample = std::move(cex);
+        }
+      } else if (auto cex = check(comp, as)) {
+        result.counterexample = std::move(cex);
+      }
+      return result.counterexample.has_value() || !tooLong.empty();
     };
-    std::vector<int64_t> hi(syms.size(), 0);
-    if (syms.size() == 1) {
-      std::string warning;
-      hi[0] = boundFor(comp, syms[0], warning);
-      if (!warning.empty())
-        result.warnings.push_back(warning);
-    } else if (syms.size() > 1) {
-      int64_t h = 4;
+    if (syms.empty()) {
+      checkHere(true);
+    } else if (oneTrip) {
+      int64_t hi = boundFor(comp, tripSym, unproven);
+      for (int64_t x = 0; x <= hi; ++x) {
+        leafValues[tripSym] = x;
+        result.maxValueChecked = std::max(result.maxValueChecked, x);
+        if (checkHere(false))
+          break;
+      }
+      for (const SavedTrip &st : saved) {
+        m.tasks[st.task].trip = st.trip;
+        m.tasks[st.task].affine = st.affine;
+        m.tasks[st.task].tripFrom = st.from;
+      }
+      if (result.counterexample)
+        showReachable(*result.counterexample, m.tasks[saved.front().task],
+                      as.trips[saved.front().task], result, unproven);
+    } else if (syms.size() == 1 && allAffine) {
+      // One symbol X: every X up to the bound (docs/ProgressChecker.md).
+      int64_t hi = boundFor(comp, syms[0], unproven);
+      for (int64_t x = 0; x <= hi; ++x) {
+        leafValues[syms[0]] = x;
+        result.maxValueChecked = std::max(result.maxValueChecked, x);
+        if (checkHere(false))
+          break;
+      }
+    } else {
+      // Several independent values, or a length that is no quasi-affine
+      // function of its value: every combination up to a small bound, each
+      // length exact; a counterexample found is real, but no bound covers
+      // the rest.
+      int64_t h = 16;
       for (const PipeInfo &p : m.pipes)
         h = std::max<int64_t>(h, 2 * p.stages + 2);
-      // Keep the product of the ranges under the cap.
       while (h > 1 && std::pow(double(h + 1), double(syms.size())) >
                           double(kMaxAssignments))
         --h;
-      std::fill(hi.begin(), hi.end(), h);
       std::string names;
       for (int s : syms)
         names += (names.empty() ? "" : ", ") + m.symbols[s].name;
-      result.warnings.push_back(
-          "domain lengths depend on unrelated values (" + names +
-          "); each was checked from 0 to " + std::to_string(h) +
-          " only; derive the lengths from one value to have every length "
-          "checked");
-    }
-    // Enumerate assignments in order of increasing sum (smallest
-    // counterexample first).
-    std::vector<int64_t> cur(syms.size(), 0);
-    int64_t maxSum = std::accumulate(hi.begin(), hi.end(), int64_t(0));
-    for (int64_t sum = 0; sum <= maxSum && !result.counterexample; ++sum) {
-      // All vectors cur with 0 <= cur[i] <= hi[i] and sum(cur) = sum.
-      std::function<void(size_t, int64_t)> rec = [&](size_t i, int64_t left) {
-        if (result.counterexample)
-          return;
-        if (i == syms.size()) {
-          if (left != 0)
+      if (syms.size() > 1) {
+        unproven = "the domain lengths depend on several values (" + names +
+                   "), whose combinations have no bound; each was checked "
+                   "from 0 to " + std::to_string(h) +
+                   "; derive the lengths from one value to have every "
+                   "length checked";
+      } else {
+        std::string tasks;
+        for (unsigned t : compTasks[comp])
+          if (!m.tasks[t].affine)
+            tasks += (tasks.empty() ? "@" : ", @") + m.tasks[t].name;
+        unproven = "the domain length of " + tasks + " is no quasi-affine "
+                   "function of " + names + " (sums, differences, products "
+                   "and divisions by constants), so the lengths to check "
+                   "have no bound; checked " + names + " from 0 to " +
+                   std::to_string(h);
+      }
+      std::vector<int64_t> cur(syms.size(), 0);
+      int64_t maxSum = h * static_cast<int64_t>(syms.size());
+      bool stop = false;
+      for (int64_t sum = 0; sum <= maxSum && !stop; ++sum) {
+        // All vectors cur with 0 <= cur[i] <= h and sum(cur) = sum.
+        std::function<void(size_t, int64_t)> rec = [&](size_t i,
+                                                       int64_t left) {
+          if (stop)
             return;
-          for (size_t k = 0; k < syms.size(); ++k)
-            as.symbols[syms[k]] = cur[k];
-          evalAll();
-          ++result.assignmentsChecked;
-          result.maxValueChecked =
-              std::max(result.maxValueChecked, sum);
-          if (!tooLong.empty())
-            return;
-          Assignment shortened = as;
-          if (reduce(comp, shortened)) {
-            if (auto cex = check(comp, shortened)) {
-              Counterexample real = start(cex->kind, as, comp);
-              cex->message += " (these lengths stand for " +
-                              lengthsOf(comp, as) +
-                              ": the schedules repeat with a period, so "
-                              "both fail the same way)";
-              cex->lengths = real.lengths;
-              result.counterexample = std::move(cex);
-            }
+          if (i == syms.size()) {
+            if (left != 0)
+              return;
+            for (size_t k = 0; k < syms.size(); ++k)
+              leafValues[syms[k]] = cur[k];
+            result.maxValueChecked = std::max(result.maxValueChecked, sum);
+            stop = checkHere(true);
             return;
           }
-          if (auto cex = check(comp, as))
-            result.counterexample = std::move(cex);
-          return;
-        }
-        for (int64_t v = 0; v <= std::min(hi[i], left); ++v) {
-          cur[i] = v;
-          rec(i + 1, left - v);
-        }
-      };
-      rec(0, sum);
-      if (syms.empty() || !tooLong.empty())
-        break;
+          for (int64_t v = 0; v <= std::min(h, left); ++v) {
+            cur[i] = v;
+            rec(i + 1, left - v);
+          }
+        };
+        rec(0, sum);
+      }
     }
     if (!tooLong.empty()) {
-      result.warnings.push_back("not checked beyond this point: " + tooLong);
+      if (!result.counterexample)
+        result.unproven.push_back("the schedules are too long to simulate "
+                                  "beyond this point: " + tooLong);
       break;
     }
+    if (!result.counterexample && !unproven.empty())
+      result.unproven.push_back(unproven);
   }
-  if (result.counterexample) {
-    Counterexample &cex = *result.counterexample;
-    for (const Note &n : cex.notes)
-      if (n.text.find("blocks in") != std::string::npos)
-        blockedNames.push_back(n.text.substr(0, n.text.find(' ')));
-    result.timelineDot = timelineDot(m, cex);
-  }
-  result.graphDot = graphDot(m, blockedNames);
   return result;
 }
-
-} // namespace
 
 ProgressResult progress::checkKernel(KernelOp kernel) {
   // A ring's barriers take 16 bytes per stage (full + empty), so a ring of
@@ -1072,4 +284,9 @@ ProgressResult progress::checkKernel(KernelOp kernel) {
     }
   }
   return Checker(kernel).run();
+}
+
+SmallVector<std::pair<Operation *, std::string>>
+progress::describeModel(KernelOp kernel) {
+  return Checker(kernel).describe();
 }

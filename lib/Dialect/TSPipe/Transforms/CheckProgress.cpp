@@ -2,8 +2,9 @@
 //
 // Reports the progress checker's verdict (lib/Dialect/TSPipe/Analysis) as
 // diagnostics: an error naming the rule (R70, R71, X8) on the kernel, with
-// notes on the operations of the counterexample. Writes DOT, SVG and JSON
-// files when `dot-dir` is set.
+// notes on the operations of the counterexample. Writes DOT and JSON files
+// when `dot-dir` is set (Analysis/Report.cpp formats them); it starts no
+// program (SVG is made by the caller, e.g. tspipe.progress).
 //
 // It is a pass, not part of the kernel's verifier: the check simulates
 // every task over many domain lengths, which is neither cheap nor local,
@@ -19,10 +20,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::tspipe {
@@ -35,32 +33,6 @@ using namespace mlir::tspipe;
 using namespace mlir::tspipe::progress;
 
 namespace {
-
-const char *kindName(FailureKind k) {
-  switch (k) {
-  case FailureKind::Deadlock:
-    return "deadlock";
-  case FailureKind::Unbalanced:
-    return "unbalanced";
-  case FailureKind::PhaseOverrun:
-    return "phase-overrun";
-  case FailureKind::OverArrival:
-    return "early-arrival";
-  case FailureKind::NotModeled:
-    return "not-modeled";
-  }
-  return "?";
-}
-
-/// A file-name stem for a kernel: the symbol of the nearest enclosing op
-/// that has one (the gpu.func), made unique by a counter.
-std::string kernelName(KernelOp kernel, unsigned ordinal) {
-  for (Operation *op = kernel->getParentOp(); op; op = op->getParentOp())
-    if (auto name = op->getAttrOfType<StringAttr>(
-            SymbolTable::getSymbolAttrName()))
-      return name.getValue().str();
-  return "kernel" + std::to_string(ordinal);
-}
 
 /// The file stem for a kernel's files in `dot-dir`: the kernel name when it
 /// is short and made of identifier characters, otherwise its first 48 such
@@ -77,58 +49,6 @@ std::string fileStem(StringRef name) {
   return stem + "_" + llvm::utohexstr(llvm::xxh3_64bits(name), true, 16);
 }
 
-std::string locText(Location loc) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  loc.print(os);
-  return out;
-}
-
-llvm::json::Value toJson(StringRef name, const ProgressResult &r) {
-  llvm::json::Object obj;
-  obj["kernel"] = name.str();
-  obj["ok"] = !r.counterexample.has_value();
-  obj["assignments_checked"] = r.assignmentsChecked;
-  obj["max_value_checked"] = r.maxValueChecked;
-  llvm::json::Array warnings;
-  for (const std::string &w : r.warnings)
-    warnings.push_back(w);
-  obj["warnings"] = std::move(warnings);
-  if (const auto &cex = r.counterexample) {
-    llvm::json::Object c;
-    c["rule"] = cex->rule;
-    c["kind"] = kindName(cex->kind);
-    c["message"] = cex->message;
-    llvm::json::Object lengths, symbols;
-    for (auto &[task, n] : cex->lengths)
-      lengths[task] = n;
-    for (auto &[sym, v] : cex->symbols)
-      symbols[sym] = v;
-    c["lengths"] = std::move(lengths);
-    c["symbols"] = std::move(symbols);
-    llvm::json::Array notes;
-    for (const Note &n : cex->notes)
-      notes.push_back(llvm::json::Object{
-          {"op", n.op->getName().getStringRef().str()},
-          {"loc", locText(n.op->getLoc())},
-          {"text", n.text}});
-    c["notes"] = std::move(notes);
-    llvm::json::Array timeline;
-    for (const TimelineEvent &e : cex->timeline)
-      timeline.push_back(llvm::json::Object{{"task", e.task},
-                                            {"pipeline", e.pipeline},
-                                            {"full", e.fullBarrier},
-                                            {"stage", e.stage},
-                                            {"phase", e.phase},
-                                            {"what", e.what},
-                                            {"iteration", e.iteration},
-                                            {"blocked", e.blocked}});
-    c["timeline"] = std::move(timeline);
-    obj["counterexample"] = std::move(c);
-  }
-  return obj;
-}
-
 struct TSPipeCheckProgress
     : public tspipe::impl::TSPipeCheckProgressBase<TSPipeCheckProgress> {
   using Base::Base;
@@ -137,12 +57,34 @@ struct TSPipeCheckProgress
     unsigned ordinal = 0;
     llvm::StringSet<> usedNames;
     getOperation()->walk([&](KernelOp kernel) {
+      if (printModel)
+        for (auto &[op, text] : describeModel(kernel))
+          mlir::emitRemark(op->getLoc()) << text;
       ProgressResult r = checkKernel(kernel);
-      if (!r.counterexample)
+      bool assumed = kernel->hasAttr(kAssumeProgressAttr);
+      if (!r.counterexample) {
         for (const std::string &w : r.warnings)
-          mlir::emitWarning(kernel.getLoc()) << "[R70] progress checked for some lengths "
-                                "only: "
-                             << w;
+          mlir::emitWarning(kernel.getLoc())
+              << "[R70] progress checked for some lengths only: " << w;
+        // What the checker could not prove is an error, unless the author
+        // accepted the risk on the kernel.
+        for (const std::string &u : r.unproven) {
+          if (assumed) {
+            mlir::emitWarning(kernel.getLoc())
+                << "[R70] progress not proven for every domain length "
+                   "(accepted by "
+                << kAssumeProgressAttr << "): " << u;
+            continue;
+          }
+          mlir::emitError(kernel.getLoc())
+              << "[R70] progress not proven for every domain length: " << u
+              << "; no counterexample was found among the lengths checked; "
+                 "make the lengths decidable, or mark the kernel `attributes "
+                 "{"
+              << kAssumeProgressAttr << "}` to accept the risk";
+          signalPassFailure();
+        }
+      }
       std::string name = kernelName(kernel, ordinal);
       std::string stem = fileStem(name);
       if (!usedNames.insert(stem).second)
@@ -179,28 +121,17 @@ struct TSPipeCheckProgress
         return kernel.emitError()
                << "cannot write '" << path << "': " << ec.message();
       os << text;
-      os.close();
-      if (!suffix.ends_with(".dot"))
-        return success();
-      // SVG when Graphviz is installed (optional at run time).
-      if (auto dot = llvm::sys::findProgramByName("dot")) {
-        SmallString<256> svg(path);
-        llvm::sys::path::replace_extension(svg, "svg");
-        std::string in = path.str().str(), out = svg.str().str();
-        StringRef args[] = {*dot, "-Tsvg", in, "-o", out};
-        llvm::sys::ExecuteAndWait(*dot, args);
-      }
       return success();
     };
-    if (failed(write(".graph.dot", r.graphDot)))
+    // The pictures are made here only because they are asked for; SVG is
+    // left to the caller (Graphviz's `dot`), the pass starts no program.
+    if (failed(write(".graph.dot", graphDot(kernel, r))))
       return failure();
-    if (!r.timelineDot.empty() &&
-        failed(write(".timeline.dot", r.timelineDot)))
+    std::string timeline = timelineDot(kernel, r);
+    if (!timeline.empty() && failed(write(".timeline.dot", timeline)))
       return failure();
-    std::string json;
-    llvm::raw_string_ostream os(json);
-    os << llvm::formatv("{0:2}", toJson(name, r)) << "\n";
-    return write(".progress.json", json);
+    return write(".progress.json",
+                 reportJson(kernel, name, r, /*withDot=*/false));
   }
 };
 

@@ -85,7 +85,13 @@ def TSPipeCheckProgress : Pass<"tspipe-check-progress"> {
     holds the credit it waits for. With `dot-dir`, it writes for each
     kernel `<name>.graph.dot` (tasks and pipelines), `<name>.timeline.dot`
     (per-stage timeline of the counterexample), `<name>.progress.json` (the
-    verdict), and SVG renderings when Graphviz's `dot` is on the PATH.
+    verdict); it starts no program (SVG is rendered by `tspipe.progress`).
+    With `print-model`, it also reports the checker's reading of the kernel
+    as remarks (each task's trip count, each pipeline's rotation period,
+    each component's bound on the values checked), for its own tests.
+
+    An author who accepts what the checker cannot prove marks the kernel
+    with the unit attribute `tspipe.assume_progress` (docs/ProgressChecker.md).
 
     The pass changes no IR. `tspipe-to-nvvm` runs it first (option
     `check-progress`).
@@ -103,8 +109,11 @@ def TSPipeCheckProgress : Pass<"tspipe-check-progress"> {
   }];
   let options = [
     Option<"dotDir", "dot-dir", "std::string", /*default=*/"\"\"",
-           "directory for DOT / SVG pictures and the JSON verdict (none if "
-           "empty)">
+           "directory for the DOT pictures and the JSON verdict (none if "
+           "empty)">,
+    Option<"printModel", "print-model", "bool", /*default=*/"false",
+           "report the trip counts, rotation periods and length bounds the "
+           "checker reads (remarks; for testing the checker)">
   ];
 }
 
