@@ -17,6 +17,7 @@
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace nb = nanobind;
@@ -169,6 +170,44 @@ NB_MODULE(_tspipe, m) {
       nb::arg("attr"),
       "Every field of a `#tspipe.config` attribute, in the form config_attr "
       "takes.");
+
+  m.def(
+      "config_facts",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsAPipelineConfig(attr))
+          throw nb::type_error("not a #tspipe.config attribute");
+        TSPipePipelineConfigFacts f{};
+        tspipePipelineConfigAttrGetFacts(attr, &f);
+        nb::dict d;
+        d["strides"] = nb::make_tuple(f.strides[0], f.strides[1], f.strides[2],
+                                      f.strides[3]);
+        d["barrier_bytes"] = f.barrierBytes;
+        d["cluster_size"] = f.clusterSize;
+        d["full_arrive_count"] = f.fullArriveCount;
+        d["empty_arrive_count"] = f.emptyArriveCount;
+        return d;
+      },
+      nb::arg("attr"),
+      "What a `#tspipe.config` implies, as C++ derives it: strides (acquire, "
+      "commit, wait, release; stages), barrier_bytes, cluster_size (CTAs), "
+      "full_arrive_count and empty_arrive_count.");
+
+  m.def(
+      "nvvm_target_fields",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsANVVMTarget(attr))
+          throw nb::type_error("not an #nvvm.target attribute");
+        MlirStringRef chip = tspipeNVVMTargetAttrGetChip(attr);
+        MlirStringRef features = tspipeNVVMTargetAttrGetFeatures(attr);
+        nb::dict d;
+        d["chip"] = std::string(chip.data, chip.length);
+        d["features"] = std::string(features.data, features.length);
+        d["O"] = tspipeNVVMTargetAttrGetOptLevel(attr);
+        return d;
+      },
+      nb::arg("attr"),
+      "chip, features and O (the -O level) of an `#nvvm.target` attribute; "
+      "TypeError for another attribute.");
 
   m.def(
       "register_passes",

@@ -25,7 +25,6 @@ Graphviz's ``dot`` on the PATH (optional); DOT text is always there.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shutil
@@ -33,6 +32,9 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
+
+from . import diagnostics as errors
+from . import ir, passmanager
 
 __all__ = ["Note", "ProgressReport", "check_progress", "check_progress_all"]
 
@@ -103,7 +105,6 @@ class ProgressReport:
         rule id and the notes when the kernel can hang."""
         if self.ok:
             return
-        errors = importlib.import_module("tspipe.ts.errors")
         # At the bracket that blocks (the first note), each note with the
         # line of the op it names.
         location = self.notes[0].location if self.notes else ""
@@ -155,9 +156,6 @@ def check_progress_all(module) -> List[ProgressReport]:
     Raises ScheduleError / PipelineConfigError (ValueError) when the module
     does not parse or breaks a rule the verifiers check.
     """
-    ir = importlib.import_module("tspipe.ir")
-    passmanager = importlib.import_module("tspipe.passmanager")
-    errors = importlib.import_module("tspipe.ts.errors")
     text = _module_text(module)
     with tempfile.TemporaryDirectory(prefix="tspipe-progress-") as tmp:
         with ir.Context(), ir.Location.unknown():

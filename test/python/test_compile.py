@@ -21,8 +21,8 @@ from tspipe.compile import (
     SUPPORTED_ARCHS,
     ArchError,
     CompileError,
-    lower_to_ptx,
     attach_target_pipeline,
+    lower_to_ptx,
     lower_to_ptx_all,
 )
 from tspipe.runtime.meta import extract_gpu_objects
