@@ -94,6 +94,32 @@ def test_two_gpu_modules():
         lower_to_ptx(text, gpu_module="missing")
 
 
+def test_targets_are_read_through_the_c_api():
+    import tspipe.ir as ir
+    from tspipe.compile import attach_target, lower_to_nvvm, serialize, target_fields
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(plain_module("plain", "other"))
+        assert target_fields(module.operation) == {"plain": [], "other": []}
+        attach_target(module.operation, "sm_100a")
+        want = [{"chip": "sm_100a", "features": "+ptx86", "O": 2}]
+        assert target_fields(module.operation) == {"plain": want, "other": want}
+        # After serializing: the targets of the gpu.binary objects.
+        lower_to_nvvm(module.operation)
+        serialize(module.operation)
+        assert target_fields(module.operation) == {"plain": want, "other": want}
+
+
+def test_an_ir_module_is_lowered_from_a_copy():
+    import tspipe.ir as ir
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(PLAIN)
+        before = str(module)
+        assert lower_to_ptx(module, arch="sm_90a") == lower_to_ptx(PLAIN, arch="sm_90a")
+        assert str(module) == before
+
+
 def test_input_errors_are_value_errors():
     # Mistakes in the input are ValueErrors, not CompileError (RuntimeError).
     with pytest.raises(TSPipeError) as info:
