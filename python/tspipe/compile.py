@@ -85,27 +85,28 @@ def _pipelines(debug_hang_timeout: int):
             "builtin.module(gpu-module-to-binary{format=isa})")
 
 
-# `features` tspipe passes to ``#nvvm.target``: empty, or one ``+ptxNN``
-# (the kernel verifier checks the version against the chip, rule X7).
-_FEATURES = re.compile(r",*(\+ptx[0-9]{2,3})?,*")
+# What `features` may hold to pass through the pass-option syntax of
+# ``nvvm-attach-target{... features=...}`` unchanged (the option parser
+# trims spaces and stops at braces and quotes). Whether the entries are PTX
+# ISA versions the chip takes is the verifier's X7 (verifyNVVMTarget).
+_FEATURE_CHARS = re.compile(r"[A-Za-z0-9_+\-.,]*")
 
 
 def check_options(features, debug_hang_timeout, opt_level):
     """The compile options as ``(debug_hang_timeout, opt_level)`` ints.
 
     Raises TypeError for a value of the wrong Python type, ArchError (X7)
-    for ``features`` that are not a PTX ISA version, TSPipeError for a
-    timeout or -O level out of range.
+    for ``features`` the pass options cannot carry as written (the verifier
+    checks the rest of X7), TSPipeError for a timeout or -O level out of
+    range.
     """
     if features is not None and not isinstance(features, str):
         raise TypeError(f"features must be a str or None, got {features!r}")
-    if features is not None and not _FEATURES.fullmatch(features):
-        # LLVM's subtarget parser aborts the process on an entry without a
-        # leading '+'/'-' (e.g. 'ptx80'), so this is checked first.
+    if features is not None and not _FEATURE_CHARS.fullmatch(features):
         raise ArchError(
-            f"[X7] features = {features!r} is not a PTX ISA version; give "
-            f"'' or one '+ptxNN', e.g. '+ptx80' for sm_90a (the chip goes "
-            f"in arch, not in features)")
+            f"[X7] features = {features!r} is not a list of PTX ISA "
+            f"versions; give '' or one '+ptxNN' (no spaces), e.g. '+ptx80' "
+            f"for sm_90a")
     timeout = as_int(debug_hang_timeout)
     if timeout is None:
         raise TypeError(
