@@ -12,6 +12,7 @@
 #include "TSPipeRegistration.h"
 #include "tspipe-c/Attributes.h"
 #include "tspipe-c/Dialects.h"
+#include "tspipe-c/PipelineTypes.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -208,6 +209,48 @@ NB_MODULE(_tspipe, m) {
       nb::arg("attr"),
       "chip, features and O (the -O level) of an `#nvvm.target` attribute; "
       "TypeError for another attribute.");
+
+  m.def(
+      "pipeline_type_facts",
+      [](int32_t type) {
+        if (type < 0 || type >= tspipePipelineTypeCount())
+          throw nb::value_error("not a PipelineType value");
+        auto side = [&](int32_t s) {
+          nb::dict d;
+          d["unit"] = tspipePipelineTypeSideUnit(type, s);
+          d["proxy"] = tspipePipelineTypeSideProxy(type, s);
+          d["interleaves"] = tspipePipelineTypeSideInterleaves(type, s);
+          d["arrival"] = tspipePipelineTypeSideArrival(type, s);
+          d["widened_reach"] = tspipePipelineTypeSideWidenedReach(type, s);
+          d["widen"] = tspipePipelineTypeSideWiden(type, s);
+          return d;
+        };
+        MlirStringRef name = tspipePipelineTypeName(type);
+        nb::dict d;
+        d["name"] = std::string(name.data, name.length);
+        d["producer"] = side(0);
+        d["consumer"] = side(1);
+        d["min_chip"] = tspipePipelineTypeMinChip(type);
+        d["uses_tcgen05"] = tspipePipelineTypeUsesTcgen05(type);
+        d["needs_cta_layout"] = tspipePipelineTypeNeedsCtaLayout(type);
+        d["allows_ping_pong"] = tspipePipelineTypeAllowsPingPong(type);
+        d["groupable"] = tspipePipelineTypeIsGroupable(type);
+        d["bulk_copy_bytes"] = tspipePipelineTypeHasBulkCopyBytes(type);
+        d["release_form"] = tspipePipelineTypeHasReleaseForm(type);
+        d["interleaves_on_one_cta_only"] =
+            tspipePipelineTypeInterleavesOnOneCtaOnly(type);
+        d["default_producer_signaling"] =
+            tspipePipelineTypeDefaultProducerSignaling(type);
+        return d;
+      },
+      nb::arg("type"),
+      "The facts of one pipeline type (its PipelineType value) from the "
+      "table the verifiers and the lowering read (tspipe-c/PipelineTypes.h): "
+      "name, per side (producer, consumer) unit, proxy, interleaves, "
+      "arrival, widened_reach and widen (the TSPIPE_* codes), min_chip, "
+      "uses_tcgen05, needs_cta_layout, allows_ping_pong, groupable, "
+      "bulk_copy_bytes, release_form, interleaves_on_one_cta_only, "
+      "default_producer_signaling; ValueError for another value.");
 
   m.def(
       "register_passes",

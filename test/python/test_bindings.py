@@ -345,3 +345,20 @@ def test_nvvm_target_fields_through_the_c_api(ctx):
         "chip": "sm_100a", "features": "+ptx86", "O": 2}
     with pytest.raises(TypeError):
         _tspipe.nvvm_target_fields(ir.Attribute.parse('"sm_90a"'))
+
+
+def test_pipeline_type_facts_through_the_c_api():
+    from tspipe._mlir_libs import _tspipe
+
+    names = [str(t) for t in tsd.PipelineType]
+    for kind in tsd.PipelineType:
+        facts = _tspipe.pipeline_type_facts(int(kind))
+        assert facts["name"] == str(kind)
+        assert set(facts["producer"]) == set(facts["consumer"]) == {
+            "unit", "proxy", "interleaves", "arrival", "widened_reach", "widen"}
+    tma_umma = _tspipe.pipeline_type_facts(int(tsd.PipelineType.TmaUmma))
+    assert tma_umma["uses_tcgen05"] and tma_umma["needs_cta_layout"]
+    tma_async = _tspipe.pipeline_type_facts(int(tsd.PipelineType.TmaAsync))
+    assert not tma_async["uses_tcgen05"] and not tma_async["needs_cta_layout"]
+    with pytest.raises(ValueError):
+        _tspipe.pipeline_type_facts(len(names))

@@ -53,19 +53,21 @@ __all__ = [
 ]
 
 _All = SignalingThreads.All
-_CtaLeader = SignalingThreads.CtaLeader
 _AsyncThread = PipelineOp.AsyncThread
 
-# Pipeline types whose factories require a cluster layout (R10).
-_NEEDS_LAYOUT = frozenset(
-    {
-        PipelineType.TmaUmma,
-        PipelineType.UmmaAsync,
-        PipelineType.AsyncUmma,
-        PipelineType.UmmaUmma,
-        PipelineType.ClcFetchAsync,
-    }
-)
+
+def _needs_layout(pipeline_type: PipelineType) -> bool:
+    """TS's factory has no default ``cta_layout_vmnk`` for the type (R10),
+    as the pipeline-type table of the C++ side says."""
+    return _tspipe.pipeline_type_facts(int(pipeline_type))["needs_cta_layout"]
+
+
+def _default_producer_signaling(pipeline_type: PipelineType) -> SignalingThreads:
+    """The producer signaling TS's factory defaults to for the type (the
+    C++ pipeline-type table)."""
+    facts = _tspipe.pipeline_type_facts(int(pipeline_type))
+    return SignalingThreads(facts["default_producer_signaling"])
+
 
 IntOrTuple = Union[int, Tuple[int, ...]]
 
@@ -292,7 +294,7 @@ class PipelineConfig:
         if layout is None:
             # TS's factories default the layout only for AsyncAsync and
             # TmaAsync; an empty layout makes the C++ verifier report R10.
-            layout = () if self.pipeline_type in _NEEDS_LAYOUT else (1, 1, 1, 1)
+            layout = () if _needs_layout(self.pipeline_type) else (1, 1, 1, 1)
         stride = self.interleave_stride
         wait = self.consumer_wait_signaling_threads
         with ctx, caller_location_object(ctx):
@@ -419,7 +421,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.AsyncAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         producer_op=_AsyncThread,
@@ -456,7 +459,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk=None,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.TmaAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         advance_on_wait=False,
@@ -494,7 +498,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.TmaUmma),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         advance_on_wait=False,
@@ -531,7 +536,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.UmmaAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         interleave_stride=1,
@@ -559,7 +565,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.AsyncUmma),
         consumer_signaling_threads=_All,
         consumer_wait_signaling_threads=None,
         producer_op=_AsyncThread,
@@ -597,7 +604,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.UmmaUmma),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
     ) -> "PipelineConfig":
@@ -625,7 +633,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_CtaLeader,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.ClcFetchAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
     ) -> "PipelineConfig":
