@@ -13,11 +13,13 @@
 #include "tspipe-c/Attributes.h"
 #include "tspipe-c/Dialects.h"
 #include "tspipe-c/Progress.h"
+#include "tspipe-c/PipelineTypes.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace nb = nanobind;
@@ -188,6 +190,86 @@ NB_MODULE(_tspipe, m) {
       "Runs the progress checker on every tspipe.kernel in `operation` "
       "(verified) and returns one JSON verdict per kernel "
       "(include/tspipe-c/Progress.h); emits no diagnostics.");
+
+  m.def(
+      "config_facts",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsAPipelineConfig(attr))
+          throw nb::type_error("not a #tspipe.config attribute");
+        TSPipePipelineConfigFacts f{};
+        tspipePipelineConfigAttrGetFacts(attr, &f);
+        nb::dict d;
+        d["strides"] = nb::make_tuple(f.strides[0], f.strides[1], f.strides[2],
+                                      f.strides[3]);
+        d["barrier_bytes"] = f.barrierBytes;
+        d["cluster_size"] = f.clusterSize;
+        d["full_arrive_count"] = f.fullArriveCount;
+        d["empty_arrive_count"] = f.emptyArriveCount;
+        return d;
+      },
+      nb::arg("attr"),
+      "What a `#tspipe.config` implies, as C++ derives it: strides (acquire, "
+      "commit, wait, release; stages), barrier_bytes, cluster_size (CTAs), "
+      "full_arrive_count and empty_arrive_count.");
+
+  m.def(
+      "nvvm_target_fields",
+      [](MlirAttribute attr) {
+        if (!tspipeAttributeIsANVVMTarget(attr))
+          throw nb::type_error("not an #nvvm.target attribute");
+        MlirStringRef chip = tspipeNVVMTargetAttrGetChip(attr);
+        MlirStringRef features = tspipeNVVMTargetAttrGetFeatures(attr);
+        nb::dict d;
+        d["chip"] = std::string(chip.data, chip.length);
+        d["features"] = std::string(features.data, features.length);
+        d["O"] = tspipeNVVMTargetAttrGetOptLevel(attr);
+        return d;
+      },
+      nb::arg("attr"),
+      "chip, features and O (the -O level) of an `#nvvm.target` attribute; "
+      "TypeError for another attribute.");
+
+  m.def(
+      "pipeline_type_facts",
+      [](int32_t type) {
+        if (type < 0 || type >= tspipePipelineTypeCount())
+          throw nb::value_error("not a PipelineType value");
+        auto side = [&](int32_t s) {
+          nb::dict d;
+          d["unit"] = tspipePipelineTypeSideUnit(type, s);
+          d["proxy"] = tspipePipelineTypeSideProxy(type, s);
+          d["interleaves"] = tspipePipelineTypeSideInterleaves(type, s);
+          d["arrival"] = tspipePipelineTypeSideArrival(type, s);
+          d["widened_reach"] = tspipePipelineTypeSideWidenedReach(type, s);
+          d["widen"] = tspipePipelineTypeSideWiden(type, s);
+          return d;
+        };
+        MlirStringRef name = tspipePipelineTypeName(type);
+        nb::dict d;
+        d["name"] = std::string(name.data, name.length);
+        d["producer"] = side(0);
+        d["consumer"] = side(1);
+        d["min_chip"] = tspipePipelineTypeMinChip(type);
+        d["uses_tcgen05"] = tspipePipelineTypeUsesTcgen05(type);
+        d["needs_cta_layout"] = tspipePipelineTypeNeedsCtaLayout(type);
+        d["allows_ping_pong"] = tspipePipelineTypeAllowsPingPong(type);
+        d["groupable"] = tspipePipelineTypeIsGroupable(type);
+        d["bulk_copy_bytes"] = tspipePipelineTypeHasBulkCopyBytes(type);
+        d["release_form"] = tspipePipelineTypeHasReleaseForm(type);
+        d["interleaves_on_one_cta_only"] =
+            tspipePipelineTypeInterleavesOnOneCtaOnly(type);
+        d["default_producer_signaling"] =
+            tspipePipelineTypeDefaultProducerSignaling(type);
+        return d;
+      },
+      nb::arg("type"),
+      "The facts of one pipeline type (its PipelineType value) from the "
+      "table the verifiers and the lowering read (tspipe-c/PipelineTypes.h): "
+      "name, per side (producer, consumer) unit, proxy, interleaves, "
+      "arrival, widened_reach and widen (the TSPIPE_* codes), min_chip, "
+      "uses_tcgen05, needs_cta_layout, allows_ping_pong, groupable, "
+      "bulk_copy_bytes, release_form, interleaves_on_one_cta_only, "
+      "default_producer_signaling; ValueError for another value.");
 
   m.def(
       "register_passes",

@@ -85,6 +85,38 @@ MLIR_CAPI_EXPORTED void
 tspipePipelineConfigAttrGetFields(MlirAttribute attr,
                                   TSPipePipelineConfigFields *fields);
 
+/// What a verified config implies, as the C++ side derives it (the
+/// verifiers, the allocation and the lowering read the same getters).
+typedef struct {
+  /// Strides in stages of producer acquire, producer commit, consumer wait
+  /// and consumer release (one `interleave_stride` applies to all four).
+  int64_t strides[4];
+  /// Bytes of barrier storage: a full and an empty 8-byte mbarrier per stage.
+  int64_t barrierBytes;
+  /// CTAs the config spans: V * M * N * L of `cta_layout_vmnk`.
+  int64_t clusterSize;
+  /// Arrive counts of the full and empty mbarriers (a group's size scaled by
+  /// its agent: thread 1, warp 32).
+  int64_t fullArriveCount;
+  int64_t emptyArriveCount;
+} TSPipePipelineConfigFacts;
+
+MLIR_CAPI_EXPORTED void
+tspipePipelineConfigAttrGetFacts(MlirAttribute attr,
+                                 TSPipePipelineConfigFacts *facts);
+
+//===----------------------------------------------------------------------===//
+// #nvvm.target (read back without printing it)
+//===----------------------------------------------------------------------===//
+
+MLIR_CAPI_EXPORTED bool tspipeAttributeIsANVVMTarget(MlirAttribute attr);
+/// The chip (`sm_90a`), the features (`+ptx80`, or empty) and the -O level of
+/// an `#nvvm.target`. The strings live as long as the attribute's context.
+MLIR_CAPI_EXPORTED MlirStringRef tspipeNVVMTargetAttrGetChip(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirStringRef
+tspipeNVVMTargetAttrGetFeatures(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int tspipeNVVMTargetAttrGetOptLevel(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,8 @@
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -141,4 +143,33 @@ void tspipePipelineConfigAttrGetFields(MlirAttribute attr,
   f->numBytesPerWarpPerCta = bytesPerWarp.value_or(0);
   f->numMcastModeMn = config.getMcastModeMn().size();
   f->mcastModeMn = config.getMcastModeMn().data();
+}
+
+void tspipePipelineConfigAttrGetFacts(MlirAttribute attr,
+                                      TSPipePipelineConfigFacts *f) {
+  auto config = cast<PipelineConfigAttr>(unwrap(attr));
+  f->strides[0] = config.getAcquireStride();
+  f->strides[1] = config.getCommitStride();
+  f->strides[2] = config.getWaitStride();
+  f->strides[3] = config.getReleaseStride();
+  f->barrierBytes = config.getBarrierBytes();
+  f->clusterSize = config.getClusterSize();
+  f->fullArriveCount = config.getFullArriveCount();
+  f->emptyArriveCount = config.getEmptyArriveCount();
+}
+
+bool tspipeAttributeIsANVVMTarget(MlirAttribute attr) {
+  return isa<NVVM::NVVMTargetAttr>(unwrap(attr));
+}
+
+MlirStringRef tspipeNVVMTargetAttrGetChip(MlirAttribute attr) {
+  return wrap(cast<NVVM::NVVMTargetAttr>(unwrap(attr)).getChip());
+}
+
+MlirStringRef tspipeNVVMTargetAttrGetFeatures(MlirAttribute attr) {
+  return wrap(cast<NVVM::NVVMTargetAttr>(unwrap(attr)).getFeatures());
+}
+
+int tspipeNVVMTargetAttrGetOptLevel(MlirAttribute attr) {
+  return cast<NVVM::NVVMTargetAttr>(unwrap(attr)).getO();
 }

@@ -1,6 +1,6 @@
 """tspipe: multi-stage mbarrier pipelines between warp-specialized tasks.
 
-Subpackages and modules (all imported lazily, on first use):
+Subpackages and modules:
 
 * ``tspipe.ir``, ``tspipe.passmanager``, ``tspipe.dialects.tspipe`` (and
   ``tspipe.dialects.{gpu,nvvm,llvm,arith,scf,vector,func,memref,cf,index,
@@ -12,6 +12,9 @@ Subpackages and modules (all imported lazily, on first use):
   schedules), built with the MLIR builders and verified by the C++
   verifiers; its enums are the dialect's generated ones (needs the
   extension).
+* ``tspipe.diagnostics``: the exceptions (rule id, message, Python line) and
+  the conversion of MLIR diagnostics into them; ``tspipe.values``: checks of
+  Python values; ``tspipe.targets``: the chips tspipe compiles for.
 * ``tspipe.compile``: ``lower_to_ptx``, ``lower_module`` (needs the
   extension); ``tspipe.launch``: launch facts read from the IR's attributes.
 * ``tspipe.progress``: ``check_progress``, the deadlock and credit-balance
@@ -19,52 +22,16 @@ Subpackages and modules (all imported lazily, on first use):
 * ``tspipe.runtime``: pure-Python launch code (cuda-python); importable where
   the extension cannot be loaded.
 
-Importing ``tspipe`` itself loads nothing compiled, so ``import tspipe.runtime``
-works on a machine that has only the pure-Python parts.
+Importing ``tspipe`` itself loads nothing (the package's ``__init__`` imports
+no module), so ``import tspipe.runtime`` works on a machine that has only the
+pure-Python parts. The front-end names (``PipelineConfig``, ``Kernel``, the
+exceptions, ...) are imported from ``tspipe.ts``.
 
-The front-end names (``PipelineConfig``, ``CooperativeGroup``, ``Agent``,
-``SignalingThreads``, ``PipelineOp``, ``PipelineType``, ``Kernel``,
-``PipelineConfigError``, ``ScheduleError``) are also available as attributes of
-``tspipe`` itself, resolved lazily from ``tspipe.ts``.
+Layers (each imports only those before it; test_package_layering.py checks
+it): ``tspipe.diagnostics``, ``tspipe.values``, ``tspipe.targets`` ->
+``tspipe.compile``, ``tspipe.progress``, ``tspipe.launch`` (functions on
+``builtin.module`` operations) -> ``tspipe.ts`` (the front end) ->
+``tspipe.demo``; ``tspipe.runtime`` stands alone.
 """
 
-import importlib as _importlib
-
 __version__ = "0.1.0"
-
-_SUBMODULES = frozenset(
-    {"ir", "passmanager", "dialects", "rewrite", "ts", "compile", "runtime",
-     "launch", "progress"}
-)
-
-_TS_NAMES = frozenset(
-    {
-        "Agent",
-        "SignalingThreads",
-        "PipelineOp",
-        "PipelineType",
-        "CooperativeGroup",
-        "PipelineConfig",
-        "TSPipeError",
-        "PipelineConfigError",
-        "ScheduleError",
-        "ArchError",
-        "ConfigTypeError",
-        "Kernel",
-        "Pipeline",
-        "Task",
-    }
-)
-
-
-def __getattr__(name):
-    # PEP 562: resolve submodules and front-end names on first access only.
-    if name in _SUBMODULES:
-        return _importlib.import_module(f"{__name__}.{name}")
-    if name in _TS_NAMES:
-        return getattr(_importlib.import_module(f"{__name__}.ts"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | _SUBMODULES | _TS_NAMES)

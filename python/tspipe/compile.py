@@ -1,7 +1,7 @@
 """Lowering tspipe modules to PTX through the MLIR pass manager.
 
-:func:`lower_to_ptx` takes a :class:`tspipe.ts.Kernel` (a copy of its
-built module) or module text, points the ``gpu.module`` s at ``arch`` when
+:func:`lower_to_ptx` takes module text, a ``tspipe.ir.Module`` or a
+:class:`tspipe.ts.Kernel`, points the ``gpu.module`` s at ``arch`` when
 one is given (MLIR's ``nvvm-attach-target``), runs the ``tspipe-to-nvvm``
 pipeline and ``gpu-module-to-binary{format=isa}``, and returns the PTX text
 stored in the resulting ``gpu.binary``. :func:`lower_module` is the one
@@ -24,28 +24,34 @@ verify, or a pass reports a TS rule; the same exceptions as
 is kept for failures to lower a verified module (a construct the lowering
 does not implement, an LLVM failure).
 
-Needs the compiled extension.
+The pipeline layer of the package: it works on ``builtin.module``
+operations and imports nothing of the ``tspipe.ts`` front end (a Kernel is
+lowered by its own ``to_ptx_all``, which comes back here). Needs the
+compiled extension.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
-from .ts.checks import SUPPORTED_ARCHS, as_int, check_arch
-from .ts.errors import (
+from . import ir, passmanager
+from ._mlir_libs import _tspipe
+from .diagnostics import (
     ArchError,
     CompileError,
     ScheduleError,
     TSPipeError,
     error_from_mlir,
 )
-from .ts.kernel import ptx_features
+from .dialects import gpu
+from .targets import SUPPORTED_ARCHS, check_arch, ptx_features
+from .values import as_int
 
 __all__ = ["lower_to_ptx", "lower_to_ptx_all", "lower_module",
-           "attach_target_pipeline", "CompileError",
-           "ArchError", "SUPPORTED_ARCHS"]
+           "lower_to_nvvm", "serialize", "attach_target",
+           "attach_target_pipeline", "target_fields", "check_options",
+           "CompileError", "ArchError", "SUPPORTED_ARCHS"]
 
 
 def attach_target_pipeline(arch: str, features: Optional[str] = None,
@@ -54,7 +60,7 @@ def attach_target_pipeline(arch: str, features: Optional[str] = None,
     ``gpu.module`` at ``arch``, as a pass pipeline element.
 
     ``features`` defaults to the PTX ISA version of
-    :data:`tspipe.targets.PTX_FEATURES`; ``opt_level`` None keeps the NVVM
+    :func:`tspipe.targets.ptx_features`; ``opt_level`` None keeps the NVVM
     target's own default -O level -- the one ``tspipe-opt
     --gpu-module-to-binary`` uses for a ``#nvvm.target`` that names none, so
     both paths give the same PTX.
@@ -79,21 +85,28 @@ def _pipelines(debug_hang_timeout: int):
             "builtin.module(gpu-module-to-binary{format=isa})")
 
 
-# `features` tspipe passes to ``#nvvm.target``: empty, or one ``+ptxNN``
-# (the kernel verifier checks the version against the chip, rule X7).
-_FEATURES = re.compile(r",*(\+ptx[0-9]{2,3})?,*")
+# What `features` may hold to pass through the pass-option syntax of
+# ``nvvm-attach-target{... features=...}`` unchanged (the option parser
+# trims spaces and stops at braces and quotes). Whether the entries are PTX
+# ISA versions the chip takes is the verifier's X7 (verifyNVVMTarget).
+_FEATURE_CHARS = re.compile(r"[A-Za-z0-9_+\-.,]*")
 
 
-def _check_options(features, debug_hang_timeout, opt_level):
+def check_options(features, debug_hang_timeout, opt_level):
+    """The compile options as ``(debug_hang_timeout, opt_level)`` ints.
+
+    Raises TypeError for a value of the wrong Python type, ArchError (X7)
+    for ``features`` the pass options cannot carry as written (the verifier
+    checks the rest of X7), TSPipeError for a timeout or -O level out of
+    range.
+    """
     if features is not None and not isinstance(features, str):
         raise TypeError(f"features must be a str or None, got {features!r}")
-    if features is not None and not _FEATURES.fullmatch(features):
-        # LLVM's subtarget parser aborts the process on an entry without a
-        # leading '+'/'-' (e.g. 'ptx80'), so this is checked first.
+    if features is not None and not _FEATURE_CHARS.fullmatch(features):
         raise ArchError(
-            f"[X7] features = {features!r} is not a PTX ISA version; give "
-            f"'' or one '+ptxNN', e.g. '+ptx80' for sm_90a (the chip goes "
-            f"in arch, not in features)")
+            f"[X7] features = {features!r} is not a list of PTX ISA "
+            f"versions; give '' or one '+ptxNN' (no spaces), e.g. '+ptx80' "
+            f"for sm_90a")
     timeout = as_int(debug_hang_timeout)
     if timeout is None:
         raise TypeError(
@@ -114,79 +127,139 @@ def _check_options(features, debug_hang_timeout, opt_level):
     return timeout, level
 
 
-def _gpu_modules(op):
-    return [o for o in op.regions[0].blocks[0].operations
-            if o.operation.name == "gpu.module"]
+def _top_level(module_op, name: str) -> List:
+    return [o.operation for o in module_op.regions[0].blocks[0].operations
+            if o.operation.name == name]
 
 
-def lower_module(module_op, *, arch: Optional[str] = None,
-                 features: Optional[str] = None,
-                 debug_hang_timeout: int = 0,
-                 opt_level: Optional[int] = None,
-                 lowered_facts: Optional[dict] = None) -> Dict[str, str]:
-    """Lower a parsed or built ``builtin.module`` operation in place (in its
-    own Context, which must be current); returns ``{gpu.module name: ptx}``.
+def target_fields(module_op) -> Dict[str, List[dict]]:
+    """``{gpu.module name: [{chip, features, O}, ...]}``: the
+    ``#nvvm.target`` s of every ``gpu.module`` of ``module_op`` (read through
+    the C API), or of every ``gpu.binary``'s objects once serialized. Other
+    targets are left out; a module without ``targets`` maps to ``[]``."""
+    result: Dict[str, List[dict]] = {}
+    for op in _top_level(module_op, "gpu.module"):
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        targets = (ir.ArrayAttr(op.attributes["targets"])
+                   if "targets" in op.attributes else [])
+        result[name] = [_tspipe.nvvm_target_fields(t) for t in targets
+                        if _is_nvvm_target(t)]
+    for op in _top_level(module_op, "gpu.binary"):
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        result[name] = [
+            _tspipe.nvvm_target_fields(gpu.ObjectAttr(obj).target)
+            for obj in ir.ArrayAttr(op.attributes["objects"])
+            if _is_nvvm_target(gpu.ObjectAttr(obj).target)]
+    return result
 
-    The one compile path: :func:`lower_to_ptx_all`, :meth:`Kernel.to_ptx`
-    and ``make demo`` all come here. With ``arch`` (or ``features`` /
-    ``opt_level``) given, every ``gpu.module``'s targets are replaced by
-    ``nvvm-attach-target``'s; otherwise the module's own targets are used (a
-    ``gpu.module`` without one gets sm_90a's). ``lowered_facts``, a dict,
-    receives :func:`tspipe.launch.lowered_facts` of the NVVM-level module.
-    Raises like :func:`lower_to_ptx_all`.
+
+def _is_nvvm_target(attr) -> bool:
+    try:
+        _tspipe.nvvm_target_fields(attr)
+    except TypeError:
+        return False
+    return True
+
+
+def attach_target(module_op, arch: str, features: Optional[str] = None,
+                  opt_level: Optional[int] = None, *,
+                  only_untargeted: bool = False, verify: bool = True) -> None:
+    """Points the ``gpu.module`` s of ``module_op`` (in its Context, which
+    must be current) at ``arch`` with ``nvvm-attach-target``, replacing the
+    targets they had (``only_untargeted``: only those without one).
+
+    ``verify`` False leaves verifying the module to the caller (the front
+    end verifies it itself, to list every failure). Raises ArchError (X7)
+    when the new target fails the kernel verifier.
     """
-    ir = importlib.import_module("tspipe.ir")
-    passmanager = importlib.import_module("tspipe.passmanager")
-    gpu = importlib.import_module("tspipe.dialects.gpu")
-    modules = _gpu_modules(module_op)
+    for op in _top_level(module_op, "gpu.module"):
+        if "targets" in op.attributes and not only_untargeted:
+            del op.attributes["targets"]
+    pm = passmanager.PassManager.parse(
+        "builtin.module(" + attach_target_pipeline(arch, features, opt_level)
+        + ")")
+    pm.enable_verifier(verify)
+    try:
+        pm.run(module_op)
+    except ir.MLIRError as err:
+        # The new targets are verified with the kernel (X7: a PTX version
+        # the chip does not take).
+        raise error_from_mlir(err, untagged=ArchError) from None
+
+
+def lower_to_nvvm(module_op, debug_hang_timeout: int = 0) -> None:
+    """Runs ``tspipe-to-nvvm`` on ``module_op`` in place (the progress
+    checker included). Raises ScheduleError / PipelineConfigError /
+    ArchError for a broken rule, CompileError for a failure to lower a
+    verified module."""
+    to_nvvm, _ = _pipelines(debug_hang_timeout)
+    try:
+        passmanager.PassManager.parse(to_nvvm).run(module_op)
+    except ir.MLIRError as err:
+        # A diagnostic naming a rule is the input's fault (ValueError);
+        # anything else is a failure to lower a verified module.
+        raise error_from_mlir(err, untagged=CompileError) from None
+
+
+def serialize(module_op) -> Dict[str, str]:
+    """Runs ``gpu-module-to-binary{format=isa}`` on an NVVM-level
+    ``module_op`` in place; returns ``{gpu.module name: ptx}``. Raises
+    CompileError when LLVM fails."""
+    _, to_binary = _pipelines(0)
+    try:
+        passmanager.PassManager.parse(to_binary).run(module_op)
+    except ir.MLIRError as err:
+        raise error_from_mlir(err, untagged=CompileError) from None
+    result: Dict[str, str] = {}
+    for op in _top_level(module_op, "gpu.binary"):
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        for obj in ir.ArrayAttr(op.attributes["objects"]):
+            result[name] = gpu.ObjectAttr(obj).object.decode("utf-8")
+    return result
+
+
+def prepare_targets(module_op, *, arch: Optional[str] = None,
+                    features: Optional[str] = None,
+                    opt_level: Optional[int] = None) -> None:
+    """The targets :func:`lower_module` lowers for: with ``arch`` (or
+    ``features`` / ``opt_level``) given, every ``gpu.module``'s targets are
+    replaced by ``nvvm-attach-target``'s; otherwise the module's own are
+    kept (checked against :data:`SUPPORTED_ARCHS`: a chip LLVM cannot
+    select tspipe's instructions for ends in an LLVM fatal error) and a
+    ``gpu.module`` without one gets sm_90a's. Raises TSPipeError (X9) for a
+    module without a ``gpu.module``, ArchError (X7)."""
+    modules = _top_level(module_op, "gpu.module")
     if not modules:
         raise TSPipeError("[X9] the module has no gpu.module to lower; put "
                           "the gpu.func (or the Kernel) in a gpu.module",
                           "X9")
     retarget = arch is not None or features is not None or opt_level is not None
-    untargeted = [m for m in modules if "targets" not in m.operation.attributes]
     if not retarget:
-        # A chip LLVM cannot select tspipe's instructions for ends in an LLVM
-        # fatal error: check the module's own targets first (X7).
-        for m in modules:
-            if "targets" in m.operation.attributes:
-                for target in ir.ArrayAttr(m.operation.attributes["targets"]):
-                    chip = re.search(r'chip = "([^"]*)"', str(target))
-                    if chip:
-                        check_arch(chip.group(1))
+        for targets in target_fields(module_op).values():
+            for target in targets:
+                check_arch(target["chip"])
+    untargeted = [m for m in modules if "targets" not in m.attributes]
     if retarget or untargeted:
-        chip = arch or "sm_90a"
-        for m in (modules if retarget else untargeted):
-            if "targets" in m.operation.attributes:
-                del m.operation.attributes["targets"]
-        pm = passmanager.PassManager.parse(
-            "builtin.module(" + attach_target_pipeline(chip, features, opt_level)
-            + ")")
-        try:
-            pm.run(module_op)
-        except ir.MLIRError as err:
-            # The new targets are verified with the kernel (X7: a PTX
-            # version the chip does not take).
-            raise error_from_mlir(err, untagged=ArchError) from None
-    try:
-        to_nvvm, to_binary = _pipelines(debug_hang_timeout)
-        passmanager.PassManager.parse(to_nvvm).run(module_op)
-        if lowered_facts is not None:
-            launch = importlib.import_module("tspipe.launch")
-            lowered_facts.update(launch.lowered_facts(module_op))
-        passmanager.PassManager.parse(to_binary).run(module_op)
-    except ir.MLIRError as err:
-        # A diagnostic naming a rule is the input's fault (ValueError);
-        # anything else is a failure to lower a verified module.
-        raise error_from_mlir(err, untagged=CompileError) from None
-    result: Dict[str, str] = {}
-    for op in module_op.regions[0].blocks[0].operations:
-        if op.operation.name != "gpu.binary":
-            continue
-        name = ir.StringAttr(op.operation.attributes["sym_name"]).value
-        for obj in ir.ArrayAttr(op.operation.attributes["objects"]):
-            result[name] = gpu.ObjectAttr(obj).object.decode("utf-8")
-    return result
+        attach_target(module_op, arch or "sm_90a", features, opt_level,
+                      only_untargeted=not retarget)
+
+
+def lower_module(module_op, *, arch: Optional[str] = None,
+                 features: Optional[str] = None,
+                 debug_hang_timeout: int = 0,
+                 opt_level: Optional[int] = None) -> Dict[str, str]:
+    """Lower a parsed or built ``builtin.module`` operation in place (in its
+    own Context, which must be current); returns ``{gpu.module name: ptx}``.
+
+    The one compile path: :func:`lower_to_ptx_all`, :meth:`Kernel.to_ptx`
+    and ``make demo`` all come here: :func:`prepare_targets`,
+    :func:`lower_to_nvvm`, :func:`serialize`. Raises like
+    :func:`lower_to_ptx_all`.
+    """
+    prepare_targets(module_op, arch=arch, features=features,
+                    opt_level=opt_level)
+    lower_to_nvvm(module_op, debug_hang_timeout)
+    return serialize(module_op)
 
 
 def lower_to_ptx_all(module, arch: Optional[str] = None, *,
@@ -196,8 +269,8 @@ def lower_to_ptx_all(module, arch: Optional[str] = None, *,
     """Lower every ``gpu.module`` of ``module``; returns ``{name: ptx}``.
 
     Args:
-      module: a :class:`tspipe.ts.Kernel` (lowered from a copy of its built
-        module), or module text.
+      module: module text, a ``tspipe.ir.Module`` (a copy is lowered), or a
+        :class:`tspipe.ts.Kernel` (its :meth:`~tspipe.ts.Kernel.to_ptx_all`).
       arch: the SM architecture, one of :data:`SUPPORTED_ARCHS`
         (``"sm_90a"``, ``"sm_100a"``, ...); it replaces the targets the
         ``gpu.module`` s carry. None: a Kernel's own ``arch``; for text, the
@@ -220,20 +293,23 @@ def lower_to_ptx_all(module, arch: Optional[str] = None, *,
     """
     if arch is not None:
         arch = check_arch(arch)
-    debug_hang_timeout, opt_level = _check_options(features, debug_hang_timeout,
-                                                   opt_level)
-    ir = importlib.import_module("tspipe.ir")
+    debug_hang_timeout, opt_level = check_options(features, debug_hang_timeout,
+                                                  opt_level)
     options = dict(features=features, debug_hang_timeout=debug_hang_timeout,
                    opt_level=opt_level)
-    if hasattr(module, "build") and hasattr(module, "module"):
-        arch = arch or module.arch
-        module.build(arch)
+    if hasattr(module, "to_ptx_all"):
+        # A tspipe.ts.Kernel: built, verified and lowered by its own method
+        # (one target attachment, one progress check).
+        return module.to_ptx_all(arch, **options)
+    if isinstance(module, ir.Module):
+        module = module.operation
+    if isinstance(module, ir.Operation):
         with module.context, ir.Location.unknown():
-            copy = module.module.operation.clone()
-            return lower_module(copy, arch=arch, **options)
+            return lower_module(module.clone(), arch=arch, **options)
     if not isinstance(module, str):
         raise TypeError(
-            f"module must be MLIR text or a Kernel, got {type(module).__name__}")
+            f"module must be MLIR text, a tspipe.ir.Module or a Kernel, got "
+            f"{type(module).__name__}")
     with ir.Context(), ir.Location.unknown():
         try:
             parsed = ir.Module.parse(module)

@@ -33,6 +33,7 @@ import argparse
 import glob
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -186,19 +187,14 @@ def compile_example(src: Path, out_dir: Path, ptxas: str | None,
 def _python_example(src: Path):
     """The kernel of ``examples/python/<name>.py`` (its ``build()``: a
     TaskManager or a Kernel) and its ``ARCH``."""
-    import importlib.util
-
     sys.path.insert(0, str(src.parent))
     try:
-        spec = importlib.util.spec_from_file_location(
-            f"tspipe_demo_{src.stem}", src)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        built = module.build()
+        module = runpy.run_path(str(src), run_name=f"tspipe_demo_{src.stem}")
+        built = module["build"]()
     finally:
         sys.path.remove(str(src.parent))
     kernel = getattr(built, "kernel", built)
-    return kernel, getattr(module, "ARCH", kernel.arch)
+    return kernel, module.get("ARCH", kernel.arch)
 
 
 def _write_outputs(src: Path, kernels, ptx_by_module, arch, out_dir: Path,

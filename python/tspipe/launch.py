@@ -6,18 +6,24 @@ reads, from the ops' attributes (no printed IR), each ``tspipe.kernel``
 (its enclosing ``gpu.func`` is the PTX entry): warps, cluster shape,
 dynamic shared memory bytes, its pipelines (configs read back through the C
 API, barrier and buffer offsets) and tasks; then it lowers the module with
-:func:`tspipe.compile.lower_module` -- the compile path of the Python API
-and the tests -- and cross-checks the launch attributes the lowering leaves
+the steps of :func:`tspipe.compile.lower_module` -- the compile path of the
+Python API and the tests -- and cross-checks the launch attributes the lowering leaves
 on the kernel functions (``tspipe.block_threads``, ``tspipe.smem_bytes``).
 
-Needs the compiled extension.
+Part of the pipeline layer (it works on ``builtin.module`` operations and
+imports nothing of the ``tspipe.ts`` front end). Needs the compiled
+extension.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Dict, List, Optional, Tuple
 
+from . import ir, passmanager
+from ._mlir_libs import _tspipe
+from .compile import lower_to_nvvm, prepare_targets, serialize, target_fields
+from .diagnostics import error_from_mlir
+from .dialects import _tspipe_enum_gen as _enums
 from .runtime.meta import KernelMeta, PipelineMeta, TaskMeta
 
 __all__ = ["kernel_facts", "lowered_facts", "compile_for_launch", "LaunchError"]
@@ -28,20 +34,16 @@ class LaunchError(ValueError):
     lowering (a lowering defect), or a kernel lacks them."""
 
 
-def _ir():
-    return importlib.import_module("tspipe.ir")
-
-
 def _int(attrs, name: str) -> Optional[int]:
     if name not in attrs:
         return None
-    return _ir().IntegerAttr(attrs[name]).value
+    return ir.IntegerAttr(attrs[name]).value
 
 
 def _symbols(attrs, name: str) -> List[str]:
     if name not in attrs:
         return []
-    return [_ir().FlatSymbolRefAttr(a).value for a in _ir().ArrayAttr(attrs[name])]
+    return [ir.FlatSymbolRefAttr(a).value for a in ir.ArrayAttr(attrs[name])]
 
 
 def _walk(op, name: str):
@@ -58,27 +60,32 @@ def _walk(op, name: str):
 
 
 def _pipeline_meta(op) -> PipelineMeta:
-    from .ts.config import PipelineConfig
-
-    ir = _ir()
     attrs = op.attributes
-    cfg = PipelineConfig.from_attr(attrs["config"])
+    fields = _tspipe.config_fields(attrs["config"])
+    facts = _tspipe.config_facts(attrs["config"])
+    kind = str(_enums.PipelineType(fields["pipeline_type"]))
+
+    def group(attr):
+        agent, size = _tspipe.group_fields(attr)
+        return (str(_enums.Agent(agent)), size)
+
+    layout = tuple(fields["cta_layout_vmnk"]) or (1, 1, 1, 1)
     return PipelineMeta(
         name=ir.StringAttr(attrs["sym_name"]).value,
-        type=str(cfg.pipeline_type),
-        num_stages=cfg.num_stages,
-        num_bytes=cfg.num_bytes,
-        producer_group=(str(cfg.producer_group.agent), cfg.producer_group.size),
-        consumer_group=(str(cfg.consumer_group.agent), cfg.consumer_group.size),
-        cta_layout_vmnk=tuple(cfg.cta_layout_vmnk or (1, 1, 1, 1)),
-        barrier_bytes=cfg.barrier_bytes,
+        type=kind,
+        num_stages=fields["num_stages"],
+        num_bytes=fields["num_bytes"],
+        producer_group=group(fields["producer_group"]),
+        consumer_group=group(fields["consumer_group"]),
+        cta_layout_vmnk=layout,
+        barrier_bytes=facts["barrier_bytes"],
         barrier_offset=_int(attrs, "barrier_offset"),
         buffer_offset=_int(attrs, "buffer_offset"),
         smem_bytes=_int(attrs, "smem_bytes"),
         tmem_columns=_int(attrs, "tmem_columns"),
-        config={"type": str(cfg.pipeline_type), "num_stages": cfg.num_stages,
-                "num_bytes": cfg.num_bytes,
-                "interleave_stride": list(cfg.strides)},
+        config={"type": kind, "num_stages": fields["num_stages"],
+                "num_bytes": fields["num_bytes"],
+                "interleave_stride": list(facts["strides"])},
     )
 
 
@@ -87,7 +94,6 @@ def kernel_facts(module_op) -> List[KernelMeta]:
     ``tspipe.kernel`` of a module on which ``tspipe-allocate-smem`` ran.
     Raises LaunchError for a kernel without ``smem_bytes`` or outside a
     ``gpu.func``."""
-    ir = _ir()
     kernels: List[KernelMeta] = []
     for gpu_module in _walk(module_op, "gpu.module"):
         module_name = ir.StringAttr(gpu_module.attributes["sym_name"]).value
@@ -127,7 +133,6 @@ def lowered_facts(module_op) -> Dict[str, dict]:
     """The launch attributes ``tspipe-to-nvvm`` leaves on the kernel
     functions (``tspipe.block_threads``, ``tspipe.smem_bytes``,
     ``tspipe.cluster_shape``), by function name."""
-    ir = _ir()
     out: Dict[str, dict] = {}
     for name in ("llvm.func", "gpu.func"):
         for func in _walk(module_op, name):
@@ -150,49 +155,48 @@ def compile_for_launch(source, *, arch: Optional[str] = None,
                        debug_hang_timeout: int = 0,
                        source_path: Optional[str] = None
                        ) -> Tuple[List[KernelMeta], Dict[str, str], Dict[str, dict]]:
-    """Compile module text, or a :class:`tspipe.ts.Kernel` (a copy of its
-    built module), for launching: ``(kernels, {gpu.module: ptx},
-    {gpu.module: target facts})``.
+    """Compile module text, or a :class:`tspipe.ts.Kernel` (a verified copy
+    of its module), for launching: ``(kernels, {gpu.module: ptx},
+    {gpu.module: {"targets": [{chip, features, O}, ...]}})``.
 
     ``kernels`` come from the attributes after ``tspipe-allocate-smem``;
-    the PTX from :func:`tspipe.compile.lower_module` (``arch`` None: the
-    module's own targets). Raises what ``lower_module`` raises, and
-    LaunchError when the lowered kernel's block size or shared memory
-    differs from the allocation's. ``source_path``: the file the text was
-    read from, parsed from there so that diagnostics name it.
+    the PTX from the steps of :func:`tspipe.compile.lower_module` (``arch``
+    None: the module's own targets), the lowered launch attributes read in
+    between. Raises what ``lower_module`` raises, and LaunchError when the
+    lowered kernel's block size or shared memory differs from the
+    allocation's. ``source_path``: the file the text was read from, parsed
+    from there so that diagnostics name it.
     """
-    ir = _ir()
-    passmanager = importlib.import_module("tspipe.passmanager")
-    compile_mod = importlib.import_module("tspipe.compile")
-    errors = importlib.import_module("tspipe.ts.errors")
-    if hasattr(source, "build") and hasattr(source, "module"):
+    if hasattr(source, "verified_copy"):
+        # A tspipe.ts.Kernel: its module, target attached and verified by the
+        # C++ verifiers (the progress checker runs in tspipe-to-nvvm).
         arch = arch or source.arch
-        source.build(arch)
         context = source.context
     else:
         context = ir.Context()
     with context, ir.Location.unknown():
-        if context is not getattr(source, "context", None):
+        if context is getattr(source, "context", None):
+            module_op = source.verified_copy(arch)
+            arch = None  # its own targets
+        else:
             try:
                 module = (ir.Module.parseFile(str(source_path))
                           if source_path is not None
                           else ir.Module.parse(source))
             except ir.MLIRError as err:
-                raise errors.error_from_mlir(err) from None
+                raise error_from_mlir(err) from None
             module_op = module.operation
-        else:
-            module_op = source.module.operation.clone()
         allocated = module_op.clone()
         try:
             passmanager.PassManager.parse(
                 "builtin.module(tspipe-allocate-smem)").run(allocated)
         except ir.MLIRError as err:
-            raise errors.error_from_mlir(err) from None
+            raise error_from_mlir(err) from None
         kernels = kernel_facts(allocated)
-        lowered: Dict[str, dict] = {}
-        ptx = compile_mod.lower_module(module_op, arch=arch,
-                                       debug_hang_timeout=debug_hang_timeout,
-                                       lowered_facts=lowered)
+        prepare_targets(module_op, arch=arch)
+        lower_to_nvvm(module_op, debug_hang_timeout)
+        lowered = lowered_facts(module_op)
+        ptx = serialize(module_op)
         for k in kernels:
             got = lowered.get(k.name, {})
             for key, want in (("block_threads", k.block_threads),
@@ -201,13 +205,6 @@ def compile_for_launch(source, *, arch: Optional[str] = None,
                     raise LaunchError(
                         f"@{k.name} {key} is {want} after tspipe-allocate-smem "
                         f"but {got[key]} after lowering")
-        targets: Dict[str, dict] = {}
-        for op in module_op.regions[0].blocks[0].operations:
-            if op.operation.name != "gpu.binary":
-                continue
-            name = ir.StringAttr(op.operation.attributes["sym_name"]).value
-            gpu = importlib.import_module("tspipe.dialects.gpu")
-            for obj in ir.ArrayAttr(op.operation.attributes["objects"]):
-                target = gpu.ObjectAttr(obj).target
-                targets[name] = {"target": str(target)}
+        targets = {name: {"targets": fields}
+                   for name, fields in target_fields(module_op).items()}
         return kernels, ptx, targets

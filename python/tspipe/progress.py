@@ -26,12 +26,15 @@ Graphviz's ``dot`` on the PATH (optional); DOT text is always there.
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
+
+from . import diagnostics as errors
+from . import ir
+from ._mlir_libs import _tspipe as ext
 
 __all__ = ["Note", "ProgressReport", "check_progress", "check_progress_all"]
 
@@ -124,7 +127,6 @@ class ProgressReport:
         rule id and the notes when the kernel can hang."""
         if self.ok:
             return
-        errors = importlib.import_module("tspipe.ts.errors")
         # At the bracket that blocks (the first note), each note with the
         # line of the op it names.
         location = self.notes[0].location if self.notes else ""
@@ -188,9 +190,6 @@ def check_progress_all(module) -> List[ProgressReport]:
     Raises ScheduleError / PipelineConfigError (ValueError) when the module
     does not parse or breaks a rule the verifiers check.
     """
-    ir = importlib.import_module("tspipe.ir")
-    errors = importlib.import_module("tspipe.ts.errors")
-    ext = importlib.import_module("tspipe._mlir_libs._tspipe")
     if hasattr(module, "build") and hasattr(module, "to_mlir"):
         module = module.build(check_progress=False)
     if isinstance(module, str):

@@ -317,3 +317,48 @@ def test_docs_python_builder_snippet_runs():
     section = text.split("\n## The builder API\n", 1)[1].split("\n## ", 1)[0]
     (snippet,) = re.findall(r"```python\n(.*?)```", section, re.S)
     exec(compile(snippet, "docs/python.md", "exec"), {})
+
+
+def test_config_facts_are_the_cxx_getters(ctx):
+    from tspipe._mlir_libs import _tspipe
+
+    attr = ir.Attribute.parse(
+        "#tspipe.config<async_async, num_stages = 4, producer_group = "
+        "<warp, 2>, consumer_group = <thread, 32>, cta_layout_vmnk = "
+        "[1, 2, 1, 1], advance_on_wait = true, interleave_stride = "
+        "[1, 1, 2, 1]>")
+    facts = _tspipe.config_facts(attr)
+    assert facts["strides"] == (1, 1, 2, 1)
+    assert facts["barrier_bytes"] == 16 * 4
+    assert facts["cluster_size"] == 2
+    assert (facts["full_arrive_count"], facts["empty_arrive_count"]) == (64, 32)
+    with pytest.raises(TypeError):
+        _tspipe.config_facts(ir.Attribute.parse("unit"))
+
+
+def test_nvvm_target_fields_through_the_c_api(ctx):
+    from tspipe._mlir_libs import _tspipe
+
+    target = ir.Attribute.parse(
+        '#nvvm.target<O = 2, chip = "sm_100a", features = "+ptx86">')
+    assert _tspipe.nvvm_target_fields(target) == {
+        "chip": "sm_100a", "features": "+ptx86", "O": 2}
+    with pytest.raises(TypeError):
+        _tspipe.nvvm_target_fields(ir.Attribute.parse('"sm_90a"'))
+
+
+def test_pipeline_type_facts_through_the_c_api():
+    from tspipe._mlir_libs import _tspipe
+
+    names = [str(t) for t in tsd.PipelineType]
+    for kind in tsd.PipelineType:
+        facts = _tspipe.pipeline_type_facts(int(kind))
+        assert facts["name"] == str(kind)
+        assert set(facts["producer"]) == set(facts["consumer"]) == {
+            "unit", "proxy", "interleaves", "arrival", "widened_reach", "widen"}
+    tma_umma = _tspipe.pipeline_type_facts(int(tsd.PipelineType.TmaUmma))
+    assert tma_umma["uses_tcgen05"] and tma_umma["needs_cta_layout"]
+    tma_async = _tspipe.pipeline_type_facts(int(tsd.PipelineType.TmaAsync))
+    assert not tma_async["uses_tcgen05"] and not tma_async["needs_cta_layout"]
+    with pytest.raises(ValueError):
+        _tspipe.pipeline_type_facts(len(names))

@@ -21,8 +21,8 @@ from tspipe.compile import (
     SUPPORTED_ARCHS,
     ArchError,
     CompileError,
-    lower_to_ptx,
     attach_target_pipeline,
+    lower_to_ptx,
     lower_to_ptx_all,
 )
 from tspipe.runtime.meta import extract_gpu_objects
@@ -39,34 +39,41 @@ from tspipe.ts import (
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
-def plain_module(*names):
+def plain_ir_module(*names):
     """gpu.modules (``names``, default ``plain``) without tspipe ops, built
-    with the upstream builders and printed (the text input of lower_to_ptx):
+    with the upstream builders in the current Context and Location:
     ``store42(out)`` stores 42 at ``out[threadIdx.x]`` (i32)."""
     import tspipe.ir as ir
     from tspipe.dialects import arith, gpu, llvm
 
+    module = ir.Module.create()
+    for name in names or ("plain",):
+        with ir.InsertionPoint(module.body):
+            gpu_module = gpu.GPUModuleOp(name)
+            gpu_module.bodyRegion.blocks.append()
+        with ir.InsertionPoint(gpu_module.bodyRegion.blocks[0]):
+            ptr1 = llvm.PointerType.get(1)
+            func = gpu.GPUFuncOp(ir.FunctionType.get([ptr1], []),
+                                 sym_name="store42", kernel=True)
+            entry = func.add_entry_block()
+        with ir.InsertionPoint(entry):
+            i32 = ir.IntegerType.get_signless(32)
+            i64 = ir.IntegerType.get_signless(64)
+            tid = arith.index_cast(i64, gpu.thread_id(gpu.Dimension.x))
+            offset = arith.muli(tid, arith.constant(i64, 4))
+            base = llvm.ptrtoint(i64, entry.arguments[0])
+            llvm.store(arith.constant(i32, 42),
+                       llvm.inttoptr(ptr1, arith.addi(base, offset)))
+            gpu.ReturnOp([])
+    return module
+
+
+def plain_module(*names):
+    """:func:`plain_ir_module` printed (the text input of lower_to_ptx)."""
+    import tspipe.ir as ir
+
     with ir.Context(), ir.Location.unknown():
-        module = ir.Module.create()
-        for name in names or ("plain",):
-            with ir.InsertionPoint(module.body):
-                gpu_module = gpu.GPUModuleOp(name)
-                gpu_module.bodyRegion.blocks.append()
-            with ir.InsertionPoint(gpu_module.bodyRegion.blocks[0]):
-                ptr1 = llvm.PointerType.get(1)
-                func = gpu.GPUFuncOp(ir.FunctionType.get([ptr1], []),
-                                     sym_name="store42", kernel=True)
-                entry = func.add_entry_block()
-            with ir.InsertionPoint(entry):
-                i32 = ir.IntegerType.get_signless(32)
-                i64 = ir.IntegerType.get_signless(64)
-                tid = arith.index_cast(i64, gpu.thread_id(gpu.Dimension.x))
-                offset = arith.muli(tid, arith.constant(i64, 4))
-                base = llvm.ptrtoint(i64, entry.arguments[0])
-                llvm.store(arith.constant(i32, 42),
-                           llvm.inttoptr(ptr1, arith.addi(base, offset)))
-                gpu.ReturnOp([])
-        return str(module)
+        return str(plain_ir_module(*names))
 
 
 PLAIN = plain_module()
@@ -92,6 +99,32 @@ def test_two_gpu_modules():
     assert "gpu_module=" in info.value.message
     with pytest.raises(KeyError):
         lower_to_ptx(text, gpu_module="missing")
+
+
+def test_targets_are_read_through_the_c_api():
+    import tspipe.ir as ir
+    from tspipe.compile import attach_target, lower_to_nvvm, serialize, target_fields
+
+    with ir.Context(), ir.Location.unknown():
+        module = plain_ir_module("plain", "other")
+        assert target_fields(module.operation) == {"plain": [], "other": []}
+        attach_target(module.operation, "sm_100a")
+        want = [{"chip": "sm_100a", "features": "+ptx86", "O": 2}]
+        assert target_fields(module.operation) == {"plain": want, "other": want}
+        # After serializing: the targets of the gpu.binary objects.
+        lower_to_nvvm(module.operation)
+        serialize(module.operation)
+        assert target_fields(module.operation) == {"plain": want, "other": want}
+
+
+def test_an_ir_module_is_lowered_from_a_copy():
+    import tspipe.ir as ir
+
+    with ir.Context(), ir.Location.unknown():
+        module = plain_ir_module()
+        before = str(module)
+        assert lower_to_ptx(module, arch="sm_90a") == lower_to_ptx(PLAIN, arch="sm_90a")
+        assert str(module) == before
 
 
 def test_input_errors_are_value_errors():

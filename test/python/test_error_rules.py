@@ -47,10 +47,6 @@ def _bad_name():
     Kernel(num_warps=1, name="not a name")
 
 
-def _underscore_kernel():
-    Kernel(num_warps=1, name="_")
-
-
 def _duplicate_args():
     Kernel(num_warps=1, args=["x", "x"])
 
@@ -58,16 +54,6 @@ def _duplicate_args():
 def _huge_int():
     k = Kernel(num_warps=2)
     k.task("t", 2 ** 70, 1)
-
-
-def _too_many_warps():
-    # The CTA's warp count is TS's R18 (warps in [1, 32]), raised at the call.
-    Kernel(num_warps=33)
-
-
-def _task_outside_the_kernel():
-    k = Kernel(num_warps=2)
-    k.task("t", 1, 2)
 
 
 def _stage_after_its_block():
@@ -87,36 +73,14 @@ def _stage_of_another_task():
             c.work(lambda: stage.index())
 
 
-def _token_of_the_other_side():
-    k = Kernel(num_warps=1)
-    ring = k.pipeline("ring", ring_cfg())
-    t = k.task("t", 0, 1, produces=[ring], consumes=[ring])
-    with t.domain_loop(0, 4):
-        token = t.try_wait(ring)
-        t.acquire(ring, ready=token)
-
-
-def _token_of_another_pipeline():
-    k = Kernel(num_warps=1)
-    a = k.pipeline("a", ring_cfg())
-    b = k.pipeline("b", ring_cfg())
-    t = k.task("t", 0, 1, produces=[a, b])
-    with t.domain_loop(0, 4):
-        token = t.try_acquire(b)
-        t.acquire(a, ready=token)
-
-
+# Checks of Python values (names, integers the IR cannot hold) and of the
+# builder's own scopes: raised at the call.
 @pytest.mark.parametrize("make,rule", [
     (_bad_name, "X9"),
-    (_underscore_kernel, "X9"),
     (_duplicate_args, "X9"),
     (_huge_int, "X9"),
-    (_too_many_warps, "R18"),
-    (_task_outside_the_kernel, "X9"),
     (_stage_after_its_block, "R22"),
     (_stage_of_another_task, "R22"),
-    (_token_of_the_other_side, "R34"),
-    (_token_of_another_pipeline, "R34"),
 ])
 def test_call_errors_carry_rule_and_line(make, rule):
     with pytest.raises(ScheduleError) as info:
@@ -125,6 +89,81 @@ def test_call_errors_carry_rule_and_line(make, rule):
     assert err.rule == rule, str(err)
     assert str(err).startswith(f"[{rule}]"), str(err)
     assert THIS_FILE in err.location, err.location
+
+
+# -- rules the C++ verifiers check: reported at build(), at the op's line ----
+
+
+def _with_loop(task):
+    with task.domain_loop(0, 1):
+        pass
+
+
+def _underscore_kernel():
+    # X10: '_' alone is no PTX entry name.
+    line = here(); k = Kernel(num_warps=1, name="_")  # noqa: E702
+    _with_loop(k.task("t", 0, 1))
+    return k, line
+
+
+def _too_many_warps():
+    # The CTA's warp count is TS's R18 (warps in [1, 32]).
+    line = here(); k = Kernel(num_warps=33)  # noqa: E702
+    _with_loop(k.task("t", 0, 1))
+    return k, line
+
+
+def _task_outside_the_kernel():
+    k = Kernel(num_warps=2)
+    line = here(); t = k.task("t", 1, 2)  # noqa: E702
+    _with_loop(t)
+    return k, line
+
+
+def _token_of_the_other_side():
+    k = Kernel(num_warps=1)
+    ring = k.pipeline("ring", ring_cfg())
+    t = k.task("t", 0, 1, produces=[ring], consumes=[ring])
+    with t.domain_loop(0, 4):
+        token = t.try_wait(ring)
+        line = here(); t.acquire(ring, ready=token)  # noqa: E702
+        t.commit(ring)
+        t.wait(ring)
+        t.release(ring)
+    return k, line
+
+
+def _token_of_another_pipeline():
+    k = Kernel(num_warps=1)
+    a = k.pipeline("a", ring_cfg())
+    b = k.pipeline("b", ring_cfg())
+    t = k.task("t", 0, 1, produces=[a, b], consumes=[a])
+    with t.domain_loop(0, 4):
+        token = t.try_acquire(b)
+        line = here(); t.acquire(a, ready=token)  # noqa: E702
+        t.commit(a)
+        t.wait(a)
+        t.release(a)
+    return k, line
+
+
+@pytest.mark.parametrize("make,rule,says", [
+    (_underscore_kernel, "X10", "PTX identifier"),
+    (_too_many_warps, "R18", "warps(33) must be in [1, 32]"),
+    (_task_outside_the_kernel, "X9", "do not fit in the kernel's 2 warps"),
+    (_token_of_the_other_side, "R34", "tspipe.consumer_try_wait"),
+    (_token_of_another_pipeline, "R34", "probes pipeline @b"),
+])
+def test_verifier_errors_carry_rule_text_and_line(make, rule, says):
+    # The C++ diagnostic itself, not a Python restatement: its rule id, its
+    # text and the Python line of the op it is about.
+    k, line = make()
+    with pytest.raises(ScheduleError) as info:
+        k.build()
+    err = info.value
+    assert err.rule == rule, str(err)
+    assert f"[{rule}]" in err.message and says in err.message, err.message
+    assert f'{THIS_FILE}":{line}:' in err.location, (line, err.location)
 
 
 # -- shape errors: reported by the C++ verifiers at build() -----------------
@@ -222,4 +261,4 @@ def test_progress_error_points_at_the_bracket_and_locates_its_notes(entry):
         assert "see current operation" not in note
     assert notes[0].split(": ")[0].endswith(f"{THIS_FILE}:{acquire}:1")
     # The exception text lists the notes with their lines.
-    assert f"note: " in str(err) and f"{THIS_FILE}:{acquire}:1" in str(err)
+    assert "note: " in str(err) and f"{THIS_FILE}:{acquire}:1" in str(err)

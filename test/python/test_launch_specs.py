@@ -14,11 +14,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+import fake_cuda_driver as fake  # noqa: E402
+
 from tspipe.runtime import _driver, launcher  # noqa: E402
 from tspipe.runtime.checks import CheckFailure  # noqa: E402
 from tspipe.runtime.harness import load_spec  # noqa: E402
-
-import fake_cuda_driver as fake  # noqa: E402
 
 SPECS = ["tma_copy", "merge_copy"]
 CTX = {"sm_count": 132, "ctas_per_sm": 4, "cluster": (1, 1, 1)}

@@ -165,10 +165,23 @@ def _kernel(**kwargs):
     return lambda: Kernel(**{"num_warps": 2, **kwargs})
 
 
+def _built_kernel(**kwargs):
+    def make():
+        k = Kernel(**{"num_warps": 2, **kwargs})
+        t = k.task("t", 0, 1)
+        with t.domain_loop(0, 1):
+            pass
+        return k
+    return make
+
+
 def _task(**kwargs):
     def make():
         k = Kernel(num_warps=2, cluster=(2, 1, 1))
-        k.task("t", **{"warp_idx": 0, "num_warps": 1, **kwargs})
+        t = k.task("t", **{"warp_idx": 0, "num_warps": 1, **kwargs})
+        with t.domain_loop(0, 1):
+            pass
+        return k
     return make
 
 
@@ -189,30 +202,22 @@ def _group(mode, members):
         k = Kernel(num_warps=2)
         k.pipeline("a", ring_cfg())
         k.pipeline_group("ab", mode, members)
+        t = k.task("t", 0, 1)
+        with t.domain_loop(0, 1):
+            pass
+        return k
     return make
 
 
+# Python values the IR cannot take as they are (the argument list, which the
+# IR does not name; symbols the symbol table would report without a rule; a
+# group mode that is no GroupMode): raised at the call.
 @pytest.mark.parametrize("make, rule", [
     (_kernel(args=[("n",)]), "X9"),
     (_kernel(args=[("n", "i32", 3)]), "X9"),
     (_kernel(args=[("n", "i128")]), "X9"),
-    (_kernel(num_warps=0), "R18"),
-    (_kernel(num_warps=33), "R18"),
-    (_kernel(num_warps=-1), "R18"),
-    (_kernel(cluster=(17, 1, 1)), "X9"),
-    (_kernel(cluster=(2, 1)), "X9"),
-    (_kernel(cluster=(0, 1, 1)), "X9"),
-    (_kernel(cluster=(16, 16, 1)), "X9"),
-    (_task(warp_idx=-1), "R18"),
-    (_task(num_warps=0), "R18"),
-    (_task(warp_idx=1, num_warps=2), "X9"),
-    (_task(num_registers=1000), "R18"),
-    (_task(num_registers=100), "R18"),
-    (_task(run_only_on_cta_id=-1), "R18"),
-    (_task(run_only_on_cta_id=2), "R18"),
     (_duplicate("task"), "X9"),
     (_duplicate("pipeline"), "X9"),
-    (_group("merge", []), "R67"),
     (_group("zip", ["a"]), "R67"),
 ])
 def test_mistakes_raise_at_the_call_with_their_rule(make, rule):
@@ -220,6 +225,34 @@ def test_mistakes_raise_at_the_call_with_their_rule(make, rule):
         make()
     assert info.value.rule == rule, str(info.value)
     assert str(info.value).startswith(f"[{rule}]"), str(info.value)
+    assert THIS_FILE in info.value.location, info.value.location
+
+
+# Rules the C++ verifiers check: reported by build() with the C++ text, at
+# the Python line of the op.
+@pytest.mark.parametrize("make, rule", [
+    (_built_kernel(num_warps=0), "R18"),
+    (_built_kernel(num_warps=33), "R18"),
+    (_built_kernel(num_warps=-1), "R18"),
+    (_built_kernel(cluster=(17, 1, 1)), "X9"),
+    (_built_kernel(cluster=(2, 1)), "X9"),
+    (_built_kernel(cluster=(0, 1, 1)), "X9"),
+    (_built_kernel(cluster=(16, 16, 1)), "X9"),
+    (_task(warp_idx=-1), "R18"),
+    (_task(num_warps=0), "R18"),
+    (_task(warp_idx=1, num_warps=2), "X9"),
+    (_task(num_registers=1000), "R18"),
+    (_task(num_registers=100), "R18"),
+    (_task(run_only_on_cta_id=-1), "R18"),
+    (_task(run_only_on_cta_id=2), "R18"),
+    (_group("merge", []), "R67"),
+])
+def test_verifier_mistakes_raise_at_build_with_their_rule(make, rule):
+    k = make()
+    with pytest.raises(ScheduleError) as info:
+        k.build()
+    assert info.value.rule == rule, str(info.value)
+    assert f"[{rule}]" in info.value.message, str(info.value)
     assert THIS_FILE in info.value.location, info.value.location
 
 

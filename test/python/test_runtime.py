@@ -17,12 +17,12 @@ try:
 except ImportError:  # not installed: use the source tree
     sys.path.insert(0, str(ROOT / "python"))
 
+import fake_cuda_driver as fake  # noqa: E402
+
 from tspipe import runtime as rt  # noqa: E402
 from tspipe.runtime import _driver, launcher  # noqa: E402
 from tspipe.runtime import meta as metamod  # noqa: E402
 from tspipe.runtime import ptx as ptxmod  # noqa: E402
-
-import fake_cuda_driver as fake  # noqa: E402
 
 # --------------------------------------------------------------------------
 # PTX text

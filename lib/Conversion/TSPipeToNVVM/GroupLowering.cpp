@@ -20,6 +20,8 @@
 
 #include "Protocol.h"
 
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -27,144 +29,26 @@ using namespace mlir::tspipe;
 
 namespace {
 
-/// The instruction of one arrival on a shared barrier.
-enum class Arrival {
-  /// `mbarrier.arrive` by every signaling thread.
-  Thread,
-  /// `cp.async.mbarrier.arrive.noinc` by every signaling thread.
-  CpAsync,
-  /// `mbarrier.arrive` by selected lanes of each warp (TmaAsync
-  /// release(lane)).
-  Lane,
-  /// `mbarrier.arrive.expect_tx` by one elected thread per warp at acquire;
-  /// the TMA copies complete the bytes.
-  ExpectTx,
-  /// `tcgen05.commit` by one elected thread per warp.
-  Tcgen05Commit,
-};
+using SharedForm = PipeArrivalForm;
 
-/// The CTAs whose barrier of the stage receives the arrivals.
-enum class Reach {
-  /// Each CTA's own barrier.
-  Local,
-  /// The barrier of the leader CTA of this CTA's pair (V = 2), only.
-  PairLeader,
-  /// The barriers of both CTAs of this CTA's pair (V = 2).
-  Pair,
-  /// Every CTA of the TmaAsync multicast set (lane l signals CTA l).
-  TmaAsyncMulticast,
-  /// The CTAs of the TmaUmma multicast mask (M row and N column pairs).
-  TmaUmmaMulticast,
-};
-
-/// What a group-level bracket does on the shared barrier.
-struct SharedForm {
-  Arrival arrival;
-  Reach reach;
-
-  bool operator==(const SharedForm &o) const {
-    return arrival == o.arrival && reach == o.reach;
-  }
-};
-
-StringRef describe(Arrival a) {
-  switch (a) {
-  case Arrival::Thread:
-    return "every signaling thread arrives (mbarrier.arrive)";
-  case Arrival::CpAsync:
-    return "every signaling thread arrives once its cp.async copies land "
-           "(cp.async.mbarrier.arrive.noinc)";
-  case Arrival::Lane:
-    return "selected lanes of each warp arrive (release(lane))";
-  case Arrival::ExpectTx:
-    return "one elected thread per warp arms the transaction bytes at acquire "
-           "(mbarrier.arrive.expect_tx)";
-  case Arrival::Tcgen05Commit:
-    return "one elected thread per warp commits (tcgen05.commit)";
-  }
-  return "";
-}
-
-StringRef describe(Reach r) {
-  switch (r) {
-  case Reach::Local:
-    return "on its own CTA's barrier";
-  case Reach::PairLeader:
-    return "on the barrier of its pair's leader CTA";
-  case Reach::Pair:
-    return "on the barriers of both CTAs of its pair";
-  case Reach::TmaAsyncMulticast:
-    return "on the barriers of every CTA of its TMA multicast set";
-  case Reach::TmaUmmaMulticast:
-    return "on the barriers of the CTAs of its tcgen05 multicast mask";
-  }
-  return "";
-}
+StringRef describe(PipeArrival a) { return describePipeArrival(a); }
+StringRef describe(PipeReach r) { return describePipeReach(r); }
 
 bool isTmaProducer(PipelineType t) {
-  return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
+  return getPipelineTypeFacts(t).producer.unit == PipeUnit::Tma;
 }
 
-/// The arrivals of a consumer_release on a pipeline of this config
-/// (docs/Protocols.md, per-type protocols): the form a merge group's
-/// release makes on the shared empty barrier.
+/// The arrivals of a consumer_release on a pipeline (docs/Protocols.md,
+/// per-type protocols): the form a merge group's release makes on the
+/// shared empty barrier.
 SharedForm releaseForm(PipelineLowering &p) {
-  PipelineConfigAttr cfg = p.config;
-  int64_t v = cfg.getV(), t = cfg.getClusterSize();
-  switch (cfg.getPipelineType()) {
-  case PipelineType::AsyncAsync:
-    return {Arrival::Thread, Reach::Local};
-  case PipelineType::UmmaAsync:
-    return {Arrival::Thread, v > 1 ? Reach::PairLeader : Reach::Local};
-  case PipelineType::TmaAsync:
-    if (p.op.getReleaseForm() == ReleaseForm::AllThreads)
-      return {Arrival::Thread, Reach::Local};
-    return {Arrival::Lane, t > 1 ? Reach::TmaAsyncMulticast : Reach::Local};
-  case PipelineType::TmaUmma:
-    // The multicast mask of a cluster that is one pair is that pair.
-    return {Arrival::Tcgen05Commit, t == 1   ? Reach::Local
-                                    : t == v ? Reach::Pair
-                                             : Reach::TmaUmmaMulticast};
-  case PipelineType::AsyncUmma:
-  case PipelineType::UmmaUmma:
-  case PipelineType::ClcFetchAsync:
-    return {Arrival::Tcgen05Commit, v > 1 ? Reach::Pair : Reach::Local};
-  }
-  return {Arrival::Thread, Reach::Local};
+  return getReleaseForm(p.config, p.op.getReleaseForm());
 }
 
-/// The arrivals that fill a stage of a pipeline of this config (its
-/// producer_commit, or for TMA producers the arm of its acquire): the form
-/// a fork group's commit makes on the shared full barrier.
-SharedForm fillForm(PipelineLowering &p) {
-  PipelineConfigAttr cfg = p.config;
-  int64_t v = cfg.getV();
-  switch (cfg.getPipelineType()) {
-  case PipelineType::AsyncAsync:
-    return {cfg.getAsyncProducerOp() == PipelineOpKind::AsyncLoad
-                ? Arrival::CpAsync
-                : Arrival::Thread,
-            Reach::Local};
-  case PipelineType::AsyncUmma:
-    if (cfg.getUmmaConsumerProducerOp() == PipelineOpKind::AsyncLoad)
-      return {Arrival::CpAsync, Reach::Local};
-    return {Arrival::Thread, v > 1 ? Reach::PairLeader : Reach::Local};
-  case PipelineType::TmaAsync: {
-    // The arm runs on the CTAs of the producer's CtaLeader gate.
-    bool leader = bitEnumContainsAny(cfg.getProducerSignaling(),
-                                     SignalingThreads::CtaLeader);
-    return {Arrival::ExpectTx,
-            v > 1 && leader ? Reach::PairLeader : Reach::Local};
-  }
-  case PipelineType::TmaUmma:
-    return {Arrival::ExpectTx, v > 1 ? Reach::PairLeader : Reach::Local};
-  case PipelineType::UmmaAsync:
-  case PipelineType::UmmaUmma:
-  case PipelineType::ClcFetchAsync:
-    return {Arrival::Tcgen05Commit, v > 1 ? Reach::Pair : Reach::Local};
-  }
-  return {Arrival::Thread, Reach::Local};
-}
+/// The arrivals that fill a stage of a pipeline (its producer_commit, or for
+/// TMA producers the arm of its acquire): the form a fork group's commit
+/// makes on the shared full barrier.
+SharedForm fillForm(PipelineLowering &p) { return getFillForm(p.config); }
 
 } // namespace
 
@@ -279,13 +163,16 @@ LogicalResult KernelLowering::prepareGroups() {
       // next, after consumer threads read them (generic proxy): the proxy
       // fence a TmaAsync release has, emitted by a lead whose own release
       // has none.
-      bool asyncConsumers = lead->config.getPipelineType() ==
-                                PipelineType::AsyncAsync ||
-                            lead->config.getPipelineType() ==
-                                PipelineType::UmmaAsync;
+      const PipelineTypeFacts &leadFacts =
+          getPipelineTypeFacts(lead->config.getPipelineType());
+      bool asyncConsumers = leadFacts.consumer.proxy == PipeProxy::Generic &&
+                            leadFacts.producer.unit != PipeUnit::Tma;
       if (asyncConsumers &&
           llvm::any_of(members, [](PipelineLowering *m) {
-            return m->config.getPipelineType() == PipelineType::TmaAsync;
+            const PipelineTypeFacts &f =
+                getPipelineTypeFacts(m->config.getPipelineType());
+            return f.producer.unit == PipeUnit::Tma &&
+                   f.consumer.proxy == PipeProxy::Generic;
           }))
         lead->proxyFenceBeforeRelease = true;
     } else if (leadIsTma) {

@@ -184,7 +184,10 @@ class PipelineGroupOp(_gen.PipelineGroupOp):
             mode = {"merge": GroupMode.Merge,  # noqa: F405
                     "fork": GroupMode.Fork,  # noqa: F405
                     "fused_merge": GroupMode.FusedMerge}[mode]  # noqa: F405
-        super().__init__(_name(sym_name), mode, _symbols(members),
+        # Always a list, an empty one included (the verifier reports R67).
+        if not isinstance(members, Attribute):
+            members = ArrayAttr.get([_symbol(m) for m in members])
+        super().__init__(_name(sym_name), mode, members,
                          config=config, barrier_offset=_i64(barrier_offset),
                          loc=loc, ip=ip)
 

@@ -12,8 +12,8 @@ without cuda-python or without a GPU.
 
 from __future__ import annotations
 
-import importlib.util
 import os
+import runpy
 import threading
 
 __all__ = [
@@ -90,11 +90,7 @@ def driver():
 
 def _load_fake(spec: str):
     path, _, factory = spec.rpartition(":")
-    mspec = importlib.util.spec_from_file_location("_tspipe_fake_driver",
-                                                   path)
-    mod = importlib.util.module_from_spec(mspec)
-    mspec.loader.exec_module(mod)
-    return getattr(mod, factory)()
+    return runpy.run_path(path, run_name="_tspipe_fake_driver")[factory]()
 
 
 def result_name(res) -> str:

@@ -18,8 +18,9 @@ A launch spec is a plain Python file `examples/<example>.py` next to
 ``problems(mode, ctx) -> list[dict]``
     the problem sizes for ``mode`` = ``"check"`` (correctness runs, at least
     1M elements each), ``"bandwidth"`` or ``"sanitize"`` (small problems for
-    compute-sanitizer, checked like ``"check"``); each dict has ``label`` and ``grid`` (a 3-tuple) plus
-    whatever the spec's own functions need. ``ctx`` holds ``sm_count``,
+    compute-sanitizer, checked like ``"check"``); each dict has ``label``
+    and ``grid`` (a 3-tuple) plus whatever the spec's own functions need.
+    ``ctx`` holds ``sm_count``,
     ``ctas_per_sm`` (occupancy of this kernel), ``block_threads``,
     ``smem_bytes``, ``cluster``, ``arch``.
 ``make_inputs(rng, problem) -> dict``
@@ -39,9 +40,8 @@ metadata JSON written next to the PTX by the demo, never from the spec.
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 import statistics
-import sys
 import time
 from pathlib import Path
 from types import ModuleType
@@ -72,12 +72,11 @@ class SpecError(ValueError):
 def load_spec(path: str | Path) -> ModuleType:
     path = Path(path)
     name = f"tspipe_example_spec_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
+    if not path.is_file():
         raise ImportError(f"cannot load launch spec {path}")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
+    mod = ModuleType(name)
+    mod.__file__ = str(path)
+    mod.__dict__.update(runpy.run_path(str(path), run_name=name))
     # A compile-only spec (COMPILE_ONLY = True) describes the launch but has
     # no problems or checks: `make demo` lowers and assembles its kernel,
     # nothing runs it.

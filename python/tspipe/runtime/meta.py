@@ -19,7 +19,6 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-
 __all__ = [
     "PipelineMeta",
     "TaskMeta",

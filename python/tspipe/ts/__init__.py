@@ -6,16 +6,21 @@
 * :mod:`~tspipe.ts.config`: ``PipelineConfig`` and its seven factories
   (built through the C API, validated by the C++ verifier of
   ``#tspipe.config``).
-* :mod:`~tspipe.ts.kernel`: ``Kernel``, ``Pipeline``, ``Task`` -- schedules
-  written with acquire/try_acquire/commit/wait/try_wait/release, the domain
-  loop and first_iter/last_iter, built with the op builders (work steps are
-  callables using the dialect builders) and verified in C++.
-* :mod:`~tspipe.ts.errors`: ``PipelineConfigError``, ``ScheduleError``,
-  ``ArchError`` (all ``ValueError`` with ``rule`` and ``message``: mistakes in
-  the input), ``ConfigTypeError`` (``TypeError``), ``CompileError``
-  (``RuntimeError``: lowering a verified module failed).
-* :mod:`~tspipe.ts.checks`: the Python-side checks (integers, names,
-  ``SUPPORTED_ARCHS``).
+* :mod:`~tspipe.ts.kernel`: ``Kernel`` -- pipelines and tasks, built with
+  the op builders and verified in C++; :mod:`~tspipe.ts.brackets`: ``Task``,
+  ``Stage``, ``Token`` -- schedules written with
+  acquire/try_acquire/commit/wait/try_wait/release, the domain loop and
+  first_iter/last_iter (work steps are callables using the dialect
+  builders); :mod:`~tspipe.ts.builder`: the builder core (``Pipeline``,
+  user locations, argument types); :mod:`~tspipe.ts.verification`: target,
+  verifiers, progress checker and lowering of a Kernel.
+* :mod:`~tspipe.ts.errors` (:mod:`tspipe.diagnostics`):
+  ``PipelineConfigError``, ``ScheduleError``, ``ArchError`` (all
+  ``ValueError`` with ``rule`` and ``message``: mistakes in the input),
+  ``ConfigTypeError`` (``TypeError``), ``CompileError`` (``RuntimeError``:
+  lowering a verified module failed).
+* ``SUPPORTED_ARCHS``: the chips tspipe kernels compile for
+  (:mod:`tspipe.targets`).
 * TS's own module layout, so TS code ports by changing imports:
   :mod:`~tspipe.ts.schedule` (``schedule``, ``domain_loop``,
   ``producer_work``, ``consumer_work``), :mod:`~tspipe.ts.resources`
@@ -28,7 +33,7 @@ Importing this package loads the compiled extension (the enums are the
 dialect's generated ones).
 """
 
-from .errors import (
+from ..diagnostics import (
     ArchError,
     CompileError,
     ConfigTypeError,
@@ -37,13 +42,9 @@ from .errors import (
     ScheduleError,
     TSPipeError,
 )
-from .vocabulary import (
-    Agent,
-    CooperativeGroup,
-    PipelineOp,
-    PipelineType,
-    SignalingThreads,
-)
+from ..targets import SUPPORTED_ARCHS
+from .brackets import Stage, Task, Token
+from .builder import Pipeline
 from .config import (
     PipelineConfig,
     create_async_async_pipeline_cfg,
@@ -54,8 +55,10 @@ from .config import (
     create_umma_async_pipeline_cfg,
     create_umma_umma_pipeline_cfg,
 )
-from .kernel import Kernel, Pipeline, Stage, Task, Token
-from .checks import SUPPORTED_ARCHS
+from .importer import from_ts
+from .kernel import Kernel
+from .memory import SmemAllocator, TmemAllocator
+from .resources import MemoryResource, WorkAttr
 from .schedule import (
     consumer_work,
     domain_loop,
@@ -65,10 +68,14 @@ from .schedule import (
     when_true,
     work_tile_loop,
 )
-from .resources import MemoryResource, WorkAttr
-from .memory import SmemAllocator, TmemAllocator
 from .task_manager import TaskManager
-from .importer import from_ts
+from .vocabulary import (
+    Agent,
+    CooperativeGroup,
+    PipelineOp,
+    PipelineType,
+    SignalingThreads,
+)
 
 __all__ = [
     "Agent",

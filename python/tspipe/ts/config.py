@@ -20,17 +20,18 @@ cooperative-group sizes in agents (threads for ``Agent.Thread``),
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from .checks import as_int, int64_problem
-from .errors import (
+from .. import ir
+from .._mlir_libs import _tspipe
+from ..diagnostics import (
     ConfigTypeError,
     PipelineConfigError,
     caller_location,
     caller_location_object,
     collect_diagnostics,
 )
+from ..values import as_int, int64_problem
 from .vocabulary import (
     Agent,
     CooperativeGroup,
@@ -52,32 +53,23 @@ __all__ = [
 ]
 
 _All = SignalingThreads.All
-_CtaLeader = SignalingThreads.CtaLeader
 _AsyncThread = PipelineOp.AsyncThread
 
-# Pipeline types whose factories require a cluster layout (R10).
-_NEEDS_LAYOUT = frozenset(
-    {
-        PipelineType.TmaUmma,
-        PipelineType.UmmaAsync,
-        PipelineType.AsyncUmma,
-        PipelineType.UmmaUmma,
-        PipelineType.ClcFetchAsync,
-    }
-)
+
+def _needs_layout(pipeline_type: PipelineType) -> bool:
+    """TS's factory has no default ``cta_layout_vmnk`` for the type (R10),
+    as the pipeline-type table of the C++ side says."""
+    return _tspipe.pipeline_type_facts(int(pipeline_type))["needs_cta_layout"]
+
+
+def _default_producer_signaling(pipeline_type: PipelineType) -> SignalingThreads:
+    """The producer signaling TS's factory defaults to for the type (the
+    C++ pipeline-type table)."""
+    facts = _tspipe.pipeline_type_facts(int(pipeline_type))
+    return SignalingThreads(facts["default_producer_signaling"])
+
 
 IntOrTuple = Union[int, Tuple[int, ...]]
-
-
-def _ir():
-    """``tspipe.ir``, imported on first use (needs the compiled extension)."""
-    return importlib.import_module("tspipe.ir")
-
-
-def _capi():
-    """The extension's attribute builders (``#tspipe.group``,
-    ``#tspipe.config``) over the C API."""
-    return importlib.import_module("tspipe._mlir_libs._tspipe")
 
 
 def _int_list(values: Sequence[int]) -> str:
@@ -298,16 +290,15 @@ class PipelineConfig:
 
     def _fields(self, ctx) -> dict:
         """Every field in the form of the C API (``_tspipe.config_attr``)."""
-        tsp = _capi()
         layout = self.cta_layout_vmnk
         if layout is None:
             # TS's factories default the layout only for AsyncAsync and
             # TmaAsync; an empty layout makes the C++ verifier report R10.
-            layout = () if self.pipeline_type in _NEEDS_LAYOUT else (1, 1, 1, 1)
+            layout = () if _needs_layout(self.pipeline_type) else (1, 1, 1, 1)
         stride = self.interleave_stride
         wait = self.consumer_wait_signaling_threads
         with ctx, caller_location_object(ctx):
-            groups = [tsp.group_attr(int(g.agent), g.size)
+            groups = [_tspipe.group_attr(int(g.agent), g.size)
                       for g in (self.producer_group, self.consumer_group)]
         return {
             "pipeline_type": int(self.pipeline_type),
@@ -333,14 +324,13 @@ class PipelineConfig:
         """The ``#tspipe.config`` attribute in ``ctx`` through the C API.
 
         Raises PipelineConfigError listing the C++ verifier's diagnostics."""
-        tsp = _capi()
         with collect_diagnostics(ctx) as diags:
             fields = self._fields(ctx)
             attr = None
             if fields["producer_group"] is not None and \
                     fields["consumer_group"] is not None:
                 with ctx, caller_location_object(ctx):
-                    attr = tsp.config_attr(fields)
+                    attr = _tspipe.config_attr(fields)
         if attr is None:
             first = next((d for d in diags if d.rule), diags[0] if diags else None)
             if first is None:
@@ -371,7 +361,6 @@ class PipelineConfig:
 
         ``ctx`` defaults to the current context (``with tspipe.ir.Context():``).
         """
-        ir = _ir()
         if ctx is None:
             ctx = ir.Context.current
         if ctx is validation_context():
@@ -382,11 +371,10 @@ class PipelineConfig:
     def from_attr(cls, attr) -> "PipelineConfig":
         """The config a ``#tspipe.config`` attribute holds (every field read
         through the C API). Raises TypeError for another attribute."""
-        tsp = _capi()
-        f = tsp.config_fields(attr)
+        f = _tspipe.config_fields(attr)
 
         def group(g):
-            agent, size = tsp.group_fields(g)
+            agent, size = _tspipe.group_fields(g)
             return CooperativeGroup(Agent(agent), size)
 
         stride = f["interleave_stride"]
@@ -416,16 +404,14 @@ class PipelineConfig:
     @property
     def strides(self) -> Tuple[int, int, int, int]:
         """(producer_acquire, producer_commit, consumer_wait,
-        consumer_release) strides in stages."""
-        stride = self.interleave_stride
-        if isinstance(stride, tuple):
-            return tuple(stride)  # type: ignore[return-value]
-        return (stride, stride, stride, stride)
+        consumer_release) strides in stages, as the C++ side reads them."""
+        return tuple(_tspipe.config_facts(self._attr)["strides"])
 
     @property
     def barrier_bytes(self) -> int:
-        """Shared memory of the barrier ring: ``16 * num_stages`` bytes."""
-        return 16 * self.num_stages
+        """Shared memory of the barrier ring in bytes (a full and an empty
+        8-byte mbarrier per stage), as the allocation reserves it."""
+        return _tspipe.config_facts(self._attr)["barrier_bytes"]
 
     # -- the seven TS factories (docs/Protocols.md, Per-type protocols) -------------------
 
@@ -435,7 +421,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.AsyncAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         producer_op=_AsyncThread,
@@ -472,7 +459,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk=None,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.TmaAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         advance_on_wait=False,
@@ -510,7 +498,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.TmaUmma),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         advance_on_wait=False,
@@ -547,7 +536,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.UmmaAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         interleave_stride=1,
@@ -575,7 +565,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.AsyncUmma),
         consumer_signaling_threads=_All,
         consumer_wait_signaling_threads=None,
         producer_op=_AsyncThread,
@@ -613,7 +604,8 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_All,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.UmmaUmma),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
     ) -> "PipelineConfig":
@@ -641,12 +633,14 @@ class PipelineConfig:
         producer_group,
         consumer_group,
         cta_layout_vmnk,
-        producer_signaling_threads=_CtaLeader,
+        producer_signaling_threads=_default_producer_signaling(
+            PipelineType.ClcFetchAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
     ) -> "PipelineConfig":
         """ClcFetchAsync: cluster launch control fetches a work tile (a
-        ``num_bytes`` = 16-byte response per stage), threads consume (docs/Protocols.md, ClcFetchAsync).
+        ``num_bytes`` = 16-byte response per stage), threads consume
+        (docs/Protocols.md, ClcFetchAsync).
         The producer signals from CTA 0 (``CtaLeader`` by default);
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.

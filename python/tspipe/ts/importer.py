@@ -12,8 +12,8 @@ members with the group's mode (its config derived by the verifier, R67); a
 bracket on a member (TS's ``group.member``) names the group
 (``tspipe.consumer_wait @a group(@ab)``), a bracket on the group itself
 (a merge group's release, a fork group's commit) is that bracket on the
-group (``tspipe.consumer_release @ab``). Work steps become named placeholders: an ``llvm.inline_asm`` PTX
-comment ``// ts work: <resource>.<label>`` located at
+group (``tspipe.consumer_release @ab``). Work steps become named
+placeholders: an ``llvm.inline_asm`` PTX comment ``// ts work: <resource>.<label>`` located at
 ``Location.name("<task>/<resource>.<label>")`` and, on a pipelined resource,
 the ``tspipe.stage_index`` of the stage the step works on (so R32 / R33
 check its place, as TS checks its work entries). The user then verifies and
@@ -31,9 +31,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
+from .. import ir
+from ..diagnostics import ScheduleError
 from .config import PipelineConfig
-from .errors import ScheduleError
 from .kernel import Kernel, at_location
+from .task_manager import TaskManager as OwnTaskManager
 from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
 
 __all__ = ["from_ts", "config_from_ts"]
@@ -164,8 +166,6 @@ def _placeholder(builder, task_name: str, resource: str, label: str,
     <resource>.<label>`` and, on a pipelined resource, the index of the
     stage it works on (``stage``), so that the bracket rules (R32, R33)
     check where the work sits, as TS checks its work entries."""
-    import tspipe.ir as ir
-
     with builder.kernel.context:
         loc = ir.Location.name(f"{task_name}/{resource}.{label}")
     with at_location(loc):
@@ -231,8 +231,6 @@ def _check_task_manager(task_manager) -> None:
     ``TaskManager``: ``tasks``, a non-empty list of tasks with warps and
     resources. tspipe's own port of ``TaskManager`` already holds its Kernel.
     """
-    from .task_manager import TaskManager as OwnTaskManager
-
     if isinstance(task_manager, OwnTaskManager):
         raise ScheduleError(
             "[R26] from_ts() takes a TaskManager of real TS; this is "

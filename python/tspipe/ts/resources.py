@@ -16,18 +16,37 @@ the :class:`tspipe.ts.Kernel` being built (``self.kernel.arg("x")``).
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Any, Optional
 
-import enum
-
+from .brackets import Stage
 from .config import PipelineConfig
-from .kernel import Stage
-from .schedule import consumer_work, producer_work
 from .vocabulary import SignalingThreads
 
 __all__ = ["GroupMember", "MemoryResource", "PipelineConfig", "PipelineGroup",
            "PipelineGroupMode", "StageInfo", "TaskLocalVariable", "WorkAttr",
            "producer_work", "consumer_work"]
+
+def _work_decorator(role: str):
+    def decorator(fn=None, **options):
+        # Usable bare (@producer_work) or with TS's options
+        # (@consumer_work(returns=...)); the options are ignored.
+        def mark(f):
+            f._tspipe_work_role = role
+            return f
+
+        return mark(fn) if callable(fn) else mark
+
+    decorator.__name__ = f"{role}_work"
+    decorator.__doc__ = (
+        f"TS's ``@{role}_work`` decorator for a named work method of a "
+        f"MemoryResource: the method is called as a work step "
+        f"``method(stage, *args)`` on the {role} side.")
+    return decorator
+
+
+producer_work = _work_decorator("producer")
+consumer_work = _work_decorator("consumer")
 
 # TS's name for the stage a work method receives.
 StageInfo = Stage

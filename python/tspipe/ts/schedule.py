@@ -27,7 +27,14 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
-from .errors import ScheduleError, caller_frame, caller_location
+from ..diagnostics import ScheduleError, caller_frame, caller_location
+from .resources import (
+    GroupMember,
+    MemoryResource,
+    PipelineGroup,
+    consumer_work,
+    producer_work,
+)
 
 __all__ = [
     "schedule",
@@ -142,7 +149,6 @@ class ResourceProxy:
         if method.startswith("_"):
             raise AttributeError(method)
         resource = self._resource
-        from .resources import GroupMember, PipelineGroup
         if isinstance(resource, PipelineGroup) and any(
                 m.name == method for m in resource.members):
             # `group.member`: the member named through its group (R24),
@@ -224,8 +230,6 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
 
     @functools.wraps(fn)
     def record(*args, **kwargs) -> ScheduleResult:
-        from .resources import GroupMember, MemoryResource, PipelineGroup
-
         def proxy(value):
             if isinstance(value, (MemoryResource, PipelineGroup, GroupMember)):
                 return ResourceProxy(value)
@@ -249,28 +253,6 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
         return ScheduleResult(fn.__name__, resources, recorder.stack[0])
 
     return record
-
-
-def _work_decorator(role: str):
-    def decorator(fn=None, **options):
-        # Usable bare (@producer_work) or with TS's options
-        # (@consumer_work(returns=...)); the options are ignored.
-        def mark(f):
-            f._tspipe_work_role = role
-            return f
-
-        return mark(fn) if callable(fn) else mark
-
-    decorator.__name__ = f"{role}_work"
-    decorator.__doc__ = (
-        f"TS's ``@{role}_work`` decorator for a named work method of a "
-        f"MemoryResource: the method is called as a work step "
-        f"``method(stage, *args)`` on the {role} side.")
-    return decorator
-
-
-producer_work = _work_decorator("producer")
-consumer_work = _work_decorator("consumer")
 
 
 def _not_modelled(name: str):

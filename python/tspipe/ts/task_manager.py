@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from .errors import ScheduleError, at_site, caller_location
-from .kernel import Kernel, Stage
+from ..diagnostics import ScheduleError, at_site, caller_location
+from .brackets import Stage
+from .kernel import Kernel
 from .resources import GroupMember, MemoryResource, PipelineGroup
 from .schedule import BRACKETS, Block, DataFlowToken, Step
 from .task import Task

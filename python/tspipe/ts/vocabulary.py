@@ -8,18 +8,19 @@ keyword); importing this module loads the compiled extension.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import threading
 
-from ..dialects import _tspipe_enum_gen as _ods
-from .checks import as_int, int64_problem
-from .errors import (
+from .. import ir
+from .._mlir_libs import _tspipe
+from ..diagnostics import (
     ConfigTypeError,
     PipelineConfigError,
     caller_location,
     caller_location_object,
     collect_diagnostics,
 )
+from ..dialects import _tspipe_enum_gen as _ods
+from ..values import as_int, int64_problem
 
 __all__ = [
     "Agent",
@@ -102,10 +103,9 @@ class CooperativeGroup:
     def to_attr(self, ctx):
         """``#tspipe.group<agent, size>`` in ``ctx`` through the C API.
         Raises PipelineConfigError (R8) with the C++ verifier's text."""
-        tsp = importlib.import_module("tspipe._mlir_libs._tspipe")
         with collect_diagnostics(ctx) as diags, ctx, \
                 caller_location_object(ctx):
-            attr = tsp.group_attr(int(self.agent), self.size)
+            attr = _tspipe.group_attr(int(self.agent), self.size)
         if attr is None:
             first = diags[0] if diags else None
             message = first.message if first else "[R8] invalid cooperative group"
@@ -123,5 +123,5 @@ def validation_context():
     global _validation_context
     with _context_lock:
         if _validation_context is None:
-            _validation_context = importlib.import_module("tspipe.ir").Context()
+            _validation_context = ir.Context()
         return _validation_context

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -82,9 +83,8 @@ static const int64_t kDefaultMcast[2] = {1, 1};
 PipelineConfigAttr PipelineConfigAttr::getDefault(
     MLIRContext *ctx, PipelineType type, int64_t numStages, int64_t numBytes,
     CooperativeGroupAttr producer, CooperativeGroupAttr consumer) {
-  SignalingThreads prodSig = type == PipelineType::ClcFetchAsync
-                                 ? SignalingThreads::CtaLeader
-                                 : SignalingThreads::All;
+  SignalingThreads prodSig =
+      getPipelineTypeFacts(type).defaultProducerSignaling;
   return PipelineConfigAttr::get(
       ctx, type, numStages, numBytes, producer, consumer, kDefaultVmnk,
       prodSig, SignalingThreads::All, std::nullopt, PipelineOpKind::AsyncThread,
@@ -212,8 +212,7 @@ LogicalResult PipelineConfigAttr::verify(
   // X6 (B19): TMA stages are filled by bulk copies, whose sizes are
   // multiples of 16 bytes (PTX ISA, cp.async.bulk), so no other byte count
   // can ever complete.
-  if ((type == PipelineType::TmaAsync || type == PipelineType::TmaUmma) &&
-      numBytes % 16 != 0)
+  if (getPipelineTypeFacts(type).bulkCopyBytes && numBytes % 16 != 0)
     return emitError() << "[X6] num_bytes = " << numBytes
                        << " is not a multiple of 16, but the bulk copies "
                           "that fill a "
@@ -474,9 +473,8 @@ Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
   int64_t numBytes = 0;
   CooperativeGroupAttr producer, consumer;
   SmallVector<int64_t> vmnk(std::begin(kDefaultVmnk), std::end(kDefaultVmnk));
-  SignalingThreads prodSig = type == PipelineType::ClcFetchAsync
-                                 ? SignalingThreads::CtaLeader
-                                 : SignalingThreads::All;
+  SignalingThreads prodSig =
+      getPipelineTypeFacts(type).defaultProducerSignaling;
   SignalingThreads consSig = SignalingThreads::All;
   std::optional<SignalingThreads> waitSig;
   PipelineOpKind asyncOp = PipelineOpKind::AsyncThread;
@@ -630,9 +628,8 @@ void PipelineConfigAttr::print(AsmPrinter &printer) const {
     llvm::interleaveComma(getCtaLayoutVmnk(), os);
     os << "]";
   }
-  SignalingThreads defaultProd = getPipelineType() == PipelineType::ClcFetchAsync
-                                     ? SignalingThreads::CtaLeader
-                                     : SignalingThreads::All;
+  SignalingThreads defaultProd =
+      getPipelineTypeFacts(getPipelineType()).defaultProducerSignaling;
   if (getProducerSignaling() != defaultProd)
     os << ", producer_signaling = "
        << stringifySignalingThreads(getProducerSignaling());

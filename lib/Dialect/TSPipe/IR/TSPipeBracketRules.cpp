@@ -402,11 +402,9 @@ private:
                               : "producer_acquire/producer_commit")
                  << " brackets";
     PipelineType type = pipe.getConfig().getPipelineType();
-    bool asyncConsumer = type == PipelineType::TmaUmma ||
-                         type == PipelineType::AsyncUmma ||
-                         type == PipelineType::UmmaUmma;
+    bool pingPong = getPipelineTypeFacts(type).pingPong;
     for (const TaskUse &u : uses)
-      if (asyncConsumer && u.producerSide() && u.consumerSide())
+      if (!pingPong && u.producerSide() && u.consumerSide())
         fail(u.task) << "[R65] uses '@" << pipe.getSymName()
                      << "' on both sides (ping-pong), which needs a "
                         "synchronous (thread) consumer, but its type "

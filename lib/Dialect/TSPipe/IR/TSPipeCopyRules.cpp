@@ -83,14 +83,13 @@ std::optional<BulkCopy> asBulkCopy(Operation *op) {
 }
 
 bool fillsWithTma(PipelineType t) {
-  return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
+  return getPipelineTypeFacts(t).producer.unit == PipeUnit::Tma;
 }
 bool fillsWithTcgen05(PipelineType t) {
-  return t == PipelineType::UmmaAsync || t == PipelineType::UmmaUmma;
+  return getPipelineTypeFacts(t).producer.unit == PipeUnit::Umma;
 }
 bool drainsWithTcgen05(PipelineType t) {
-  return t == PipelineType::TmaUmma || t == PipelineType::AsyncUmma ||
-         t == PipelineType::UmmaUmma;
+  return getPipelineTypeFacts(t).consumer.unit == PipeUnit::Umma;
 }
 
 /// X5 on a bulk copy or tcgen05.commit; X6 (16-byte multiple) on a copy.

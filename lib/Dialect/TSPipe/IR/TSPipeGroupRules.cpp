@@ -203,33 +203,47 @@ LogicalResult mlir::tspipe::verifyGroupBracket(Operation *op, TaskOp task,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Which hardware unit drives one side of a pipeline type.
+/// Which hardware unit drives one side of a pipeline type, as TS's group
+/// modes count them: threads, a copy engine (TMA, CLC) or tcgen05.
 enum class Unit { Async, Tma, Umma };
 } // namespace
 
-static Unit producerUnit(PipelineType t) {
-  switch (t) {
-  case PipelineType::TmaAsync:
-  case PipelineType::TmaUmma:
-  case PipelineType::ClcFetchAsync:
-    return Unit::Tma;
-  case PipelineType::UmmaAsync:
-  case PipelineType::UmmaUmma:
-    return Unit::Umma;
-  default:
+static Unit groupUnit(PipeUnit u) {
+  switch (u) {
+  case PipeUnit::Threads:
     return Unit::Async;
+  case PipeUnit::Tma:
+  case PipeUnit::Clc:
+    return Unit::Tma;
+  case PipeUnit::Umma:
+    return Unit::Umma;
   }
+  llvm_unreachable("unknown PipeUnit");
+}
+
+static Unit producerUnit(PipelineType t) {
+  return groupUnit(getPipelineTypeFacts(t).producer.unit);
 }
 
 static Unit consumerUnit(PipelineType t) {
-  switch (t) {
-  case PipelineType::TmaUmma:
-  case PipelineType::AsyncUmma:
-  case PipelineType::UmmaUmma:
-    return Unit::Umma;
-  default:
-    return Unit::Async;
+  return groupUnit(getPipelineTypeFacts(t).consumer.unit);
+}
+
+/// "async_async, tma_async, ... and umma_umma": the types a group takes.
+static std::string groupableTypes() {
+  SmallVector<StringRef> names;
+  for (unsigned i = 0, e = getNumPipelineTypes(); i < e; ++i) {
+    auto type = static_cast<PipelineType>(i);
+    if (getPipelineTypeFacts(type).groupable)
+      names.push_back(stringifyPipelineType(type));
   }
+  std::string out;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (i)
+      out += i + 1 == names.size() ? " and " : ", ";
+    out += name.str();
+  }
+  return out;
 }
 
 static std::string groupText(CooperativeGroupAttr g) {
@@ -308,15 +322,16 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
   PipelineConfigAttr c0 = first.getConfig();
 
   // Allowed types: a CLC fetch ring cannot share its barriers.
-  for (PipelineOp m : members)
-    if (m.getConfig().getPipelineType() == PipelineType::ClcFetchAsync) {
-      ok = false;
-      group.emitOpError()
-          << "[R67] member '@" << m.getSymName()
-          << "' is a clc_fetch_async pipeline, which cannot join a group; "
-             "groups take async_async, tma_async, tma_umma, umma_async, "
-             "async_umma and umma_umma pipelines";
-    }
+  for (PipelineOp m : members) {
+    PipelineType type = m.getConfig().getPipelineType();
+    if (getPipelineTypeFacts(type).groupable)
+      continue;
+    ok = false;
+    group.emitOpError() << "[R67] member '@" << m.getSymName() << "' is a "
+                        << stringifyPipelineType(type)
+                        << " pipeline, which cannot join a group; groups take "
+                        << groupableTypes() << " pipelines";
+  }
 
   // Fields every member shares, and the signaling of the shared side.
   auto checkFields = [&](ArrayRef<Field> fields, StringRef why) {
@@ -481,10 +496,11 @@ static LogicalResult verifyExplicitConfig(PipelineGroupOp group,
                                           ArrayRef<PipelineOp> members) {
   PipelineConfigAttr cfg = *group.getConfig();
   bool ok = true;
-  if (cfg.getPipelineType() == PipelineType::ClcFetchAsync) {
+  if (!getPipelineTypeFacts(cfg.getPipelineType()).groupable) {
     ok = false;
-    group.emitOpError() << "[R68] the group config has type clc_fetch_async, "
-                           "which a group cannot have; use the members' type";
+    group.emitOpError() << "[R68] the group config has type "
+                        << stringifyPipelineType(cfg.getPipelineType())
+                        << ", which a group cannot have; use the members' type";
   }
   int64_t sumBytes = 0;
   for (PipelineOp m : members) {

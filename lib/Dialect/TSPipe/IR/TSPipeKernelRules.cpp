@@ -151,18 +151,20 @@ static LogicalResult verifyNormalizedFacts(PipelineOp pipe,
            "tspipe-normalize does)";
     break;
   }
-  bool isTmaAsync = cfg.getPipelineType() == PipelineType::TmaAsync;
-  if (isTmaAsync && !pipe.getReleaseForm()) {
+  bool hasReleaseForm =
+      getPipelineTypeFacts(cfg.getPipelineType()).hasReleaseForm;
+  if (hasReleaseForm && !pipe.getReleaseForm()) {
     ok = false;
     pipe.emitOpError()
-        << "[R54] is a tma_async pipeline of a normalized kernel but has "
+        << "[R54] is a " << stringifyPipelineType(cfg.getPipelineType())
+        << " pipeline of a normalized kernel but has "
            "no release form; add release(lane) or release(all_threads) "
            "(tspipe-normalize records it)";
   }
-  if (!isTmaAsync && pipe.getReleaseForm()) {
+  if (!hasReleaseForm && pipe.getReleaseForm()) {
     ok = false;
     pipe.emitOpError()
-        << "has release(" << stringifyReleaseForm(*pipe.getReleaseForm())
+        << "[R54] has release(" << stringifyReleaseForm(*pipe.getReleaseForm())
         << ") but is a " << stringifyPipelineType(cfg.getPipelineType())
         << " pipeline; the release form applies to tma_async pipelines "
            "only, remove it";

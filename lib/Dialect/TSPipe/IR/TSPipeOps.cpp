@@ -9,6 +9,7 @@
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "TSPipeRules.h"
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -244,10 +245,7 @@ LogicalResult PipelineOp::verifyTmemColumns() {
     return success();
   int64_t columns = attr.getInt();
   PipelineType type = getConfig().getPipelineType();
-  bool tcgen05 = type == PipelineType::TmaUmma ||
-                 type == PipelineType::UmmaAsync ||
-                 type == PipelineType::AsyncUmma ||
-                 type == PipelineType::UmmaUmma;
+  bool tcgen05 = getPipelineTypeFacts(type).usesTcgen05;
   if (!tcgen05)
     return emitOpError() << "[R44] tmem_columns(" << columns
                          << ") on a " << stringifyPipelineType(type)
@@ -268,30 +266,33 @@ LogicalResult PipelineOp::verify() {
   // R58-R60: which pipeline types and sides may be interleaved.
   PipelineType type = cfg.getPipelineType();
   if (cfg.isInterleaved()) {
-    if (type == PipelineType::UmmaUmma || type == PipelineType::ClcFetchAsync)
+    const PipelineTypeFacts &facts = getPipelineTypeFacts(type);
+    if (!facts.producer.interleaves && !facts.consumer.interleaves)
       return emitOpError() << "[R58] " << stringifyPipelineType(type)
                            << " pipelines cannot be interleaved (only "
                               "async_async, async_umma, tma_async, tma_umma "
                               "and umma_async can); set interleave_stride = 1";
-    if (type == PipelineType::TmaAsync && cfg.getClusterSize() != 1)
-      return emitOpError() << "[R59] an interleaved tma_async pipeline must "
-                              "run on one CTA, but cta_layout_vmnk has "
+    if (facts.interleavesOnOneCtaOnly && cfg.getClusterSize() != 1)
+      return emitOpError() << "[R59] an interleaved "
+                           << stringifyPipelineType(type)
+                           << " pipeline must run on one CTA, but "
+                              "cta_layout_vmnk has "
                            << cfg.getClusterSize()
                            << " CTAs; set interleave_stride = 1 or use "
                               "cta_layout_vmnk = [1, 1, 1, 1]";
-    if (type == PipelineType::UmmaAsync &&
+    if (!facts.producer.interleaves &&
         (cfg.getAcquireStride() != 1 || cfg.getCommitStride() != 1))
-      return emitOpError() << "[R60] umma_async interleaves its consumer side "
-                              "only (one tcgen05 commit fills a stage), but "
+      return emitOpError() << "[R60] " << stringifyPipelineType(type)
+                           << " interleaves its consumer side only (one tcgen05 commit fills a stage), but "
                               "the producer strides are "
                            << cfg.getAcquireStride() << ", "
                            << cfg.getCommitStride()
                            << "; write interleave_stride = [1, 1, wait, "
                               "release]";
-    if (type == PipelineType::AsyncUmma &&
+    if (!facts.consumer.interleaves &&
         (cfg.getWaitStride() != 1 || cfg.getReleaseStride() != 1))
-      return emitOpError() << "[R60] async_umma interleaves its producer side "
-                              "only (one tcgen05 commit releases a stage), "
+      return emitOpError() << "[R60] " << stringifyPipelineType(type)
+                           << " interleaves its producer side only (one tcgen05 commit releases a stage), "
                               "but the consumer strides are "
                            << cfg.getWaitStride() << ", "
                            << cfg.getReleaseStride()

@@ -10,6 +10,7 @@
 #ifndef TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H
 #define TSPIPE_LIB_DIALECT_TSPIPE_IR_TSPIPERULES_H
 
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 namespace mlir::tspipe::rules {

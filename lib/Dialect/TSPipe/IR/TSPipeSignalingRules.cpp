@@ -13,6 +13,8 @@
 
 #include "TSPipeRules.h"
 
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -27,7 +29,7 @@ static bool has(SignalingThreads s, SignalingThreads flag) {
 }
 
 static bool isTmaProducer(PipelineType t) {
-  return t == PipelineType::TmaAsync || t == PipelineType::TmaUmma;
+  return getPipelineTypeFacts(t).producer.unit == PipeUnit::Tma;
 }
 
 //===----------------------------------------------------------------------===//
@@ -387,7 +389,7 @@ static LogicalResult verifySignalingFlags(PipelineOp pipe,
   }
   // R25: a task pinned to one CTA waits only where the wait signaling lets
   // that CTA wait.
-  if (cfg.getPipelineType() != PipelineType::ClcFetchAsync &&
+  if (getPipelineTypeFacts(cfg.getPipelineType()).waitsBySignaling &&
       !has(cfg.getEffectiveWaitSignaling(), SignalingThreads::CtaLeader))
     for (const TaskUse &use : uses)
       if (use.waits && use.task.getRunOnlyOnCtaId()) {
@@ -462,10 +464,11 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
            << "; add num_bytes_per_warp_per_cta = the bytes one warp of one "
               "CTA copies";
   }
-  int64_t mult = !leaderRouted ? 1
-                 : cfg.getPipelineType() == PipelineType::TmaUmma
-                     ? cfg.getV()
-                     : cfg.getClusterSize();
+  int64_t mult =
+      !leaderRouted ? 1
+      : getPipelineTypeFacts(cfg.getPipelineType()).leaderArmsPair
+          ? cfg.getV()
+          : cfg.getClusterSize();
   // num_bytes_per_warp_per_cta is any positive int64: multiply with
   // overflow checks (an overflowing product never equals num_bytes).
   int64_t perCtas = 0, expected = 0;
@@ -486,6 +489,54 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
          << (leaderRouted ? " CTAs routed to the leader" : " CTA") << " x "
          << wp << " producer warps of " << taskList(producers) << " is "
          << expected << "; set num_bytes = " << expected;
+}
+
+/// The arrive-count rule `rule` (the pipeline type's row,
+/// PipelineTypeFacts.h) on one side of `pipe`, whose tasks that commit
+/// (producers) or release (consumers) are `tasks`.
+static LogicalResult verifySideCounts(PipelineOp pipe, bool producerSide,
+                                      PipeCountRule rule,
+                                      ArrayRef<TaskOp> tasks) {
+  PipelineConfigAttr cfg = pipe.getConfig();
+  StringRef side = producerSide ? "producer" : "consumer";
+  int64_t count =
+      producerSide ? cfg.getFullArriveCount() : cfg.getEmptyArriveCount();
+  int64_t stride = producerSide ? cfg.getCommitStride() : cfg.getReleaseStride();
+  SignalingThreads sig =
+      producerSide ? cfg.getProducerSignaling() : cfg.getConsumerSignaling();
+  StringRef tcgen05Why = producerSide
+                             ? "each stage is filled by one tcgen05.commit"
+                             : "each stage is released by one tcgen05.commit";
+  switch (rule) {
+  case PipeCountRule::AsyncThreads:
+    return verifyAsyncSide(pipe, side, tasks, stride, sig, 1, count);
+  case PipeCountRule::AsyncThreadsPerPair: {
+    // cp.async arrivals stay on their own CTA (PipelineTypeFacts.h).
+    int64_t scale = getFillForm(cfg).arrival == PipeArrival::CpAsync && producerSide
+                        ? 1
+                        : cfg.getV();
+    return verifyAsyncSide(pipe, side, tasks, stride, sig, scale, count);
+  }
+  case PipeCountRule::Tcgen05Commit:
+    return verifySizeOne(pipe, "R48", side, count, tcgen05Why);
+  case PipeCountRule::Tcgen05PairCommit: {
+    bool ok = succeeded(verifySizeOne(pipe, "R48", side, count, tcgen05Why));
+    ok &= succeeded(verifyPairCommit(pipe, side, tasks, sig));
+    return success(ok);
+  }
+  case PipeCountRule::TmaBytes:
+    return verifyTmaProducer(pipe, tasks);
+  case PipeCountRule::TmaAsyncRelease:
+    return verifyTmaAsyncConsumer(pipe, tasks);
+  case PipeCountRule::TmaUmmaRelease:
+    return verifyTmaUmmaConsumer(pipe, tasks);
+  case PipeCountRule::ClcArm:
+    return verifySizeOne(pipe, "R50", side, count,
+                         "one CLC producer arms each stage of every CTA");
+  case PipeCountRule::ClcRelease:
+    return verifyClcConsumer(pipe, tasks);
+  }
+  llvm_unreachable("unknown PipeCountRule");
 }
 
 //===----------------------------------------------------------------------===//
@@ -509,64 +560,12 @@ LogicalResult rules::verifySignalingRules(KernelOp kernel,
         consumers.push_back(use.task);
     }
     ok &= succeeded(verifyLeaderBytes(pipe, uses, producers));
-    int64_t v = cfg.getV();
-    int64_t full = cfg.getFullArriveCount(), empty = cfg.getEmptyArriveCount();
-    SignalingThreads prodSig = cfg.getProducerSignaling(),
-                     consSig = cfg.getConsumerSignaling();
-    switch (cfg.getPipelineType()) {
-    case PipelineType::AsyncAsync:
-      ok &= succeeded(verifyAsyncSide(pipe, "producer", producers,
-                                      cfg.getCommitStride(), prodSig, 1,
-                                      full));
-      ok &= succeeded(verifyAsyncSide(pipe, "consumer", consumers,
-                                      cfg.getReleaseStride(), consSig, 1,
-                                      empty));
-      break;
-    case PipelineType::AsyncUmma: {
-      int64_t scale =
-          cfg.getUmmaConsumerProducerOp() == PipelineOpKind::AsyncLoad ? 1 : v;
-      ok &= succeeded(verifyAsyncSide(pipe, "producer", producers,
-                                      cfg.getCommitStride(), prodSig, scale,
-                                      full));
-      ok &= succeeded(verifySizeOne(
-          pipe, "R48", "consumer", empty,
-          "each stage is released by one tcgen05.commit"));
-      ok &= succeeded(verifyPairCommit(pipe, "consumer", consumers, consSig));
-      break;
-    }
-    case PipelineType::UmmaAsync:
-      ok &= succeeded(verifySizeOne(
-          pipe, "R48", "producer", full,
-          "each stage is filled by one tcgen05.commit"));
-      ok &= succeeded(verifyPairCommit(pipe, "producer", producers, prodSig));
-      ok &= succeeded(verifyAsyncSide(pipe, "consumer", consumers,
-                                      cfg.getReleaseStride(), consSig, v,
-                                      empty));
-      break;
-    case PipelineType::UmmaUmma:
-      ok &= succeeded(verifySizeOne(
-          pipe, "R48", "producer", full,
-          "each stage is filled by one tcgen05.commit"));
-      ok &= succeeded(verifySizeOne(
-          pipe, "R48", "consumer", empty,
-          "each stage is released by one tcgen05.commit"));
-      ok &= succeeded(verifyPairCommit(pipe, "consumer", consumers, consSig));
-      break;
-    case PipelineType::TmaAsync:
-      ok &= succeeded(verifyTmaProducer(pipe, producers));
-      ok &= succeeded(verifyTmaAsyncConsumer(pipe, consumers));
-      break;
-    case PipelineType::TmaUmma:
-      ok &= succeeded(verifyTmaProducer(pipe, producers));
-      ok &= succeeded(verifyTmaUmmaConsumer(pipe, consumers));
-      break;
-    case PipelineType::ClcFetchAsync:
-      ok &= succeeded(verifySizeOne(
-          pipe, "R50", "producer", full,
-          "one CLC producer arms each stage of every CTA"));
-      ok &= succeeded(verifyClcConsumer(pipe, consumers));
-      break;
-    }
+    const PipelineTypeFacts &facts =
+        getPipelineTypeFacts(cfg.getPipelineType());
+    ok &= succeeded(verifySideCounts(pipe, /*producerSide=*/true,
+                                     facts.producer.countRule, producers));
+    ok &= succeeded(verifySideCounts(pipe, /*producerSide=*/false,
+                                     facts.consumer.countRule, consumers));
   }
   return success(ok);
 }

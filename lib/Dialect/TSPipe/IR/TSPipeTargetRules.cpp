@@ -101,8 +101,7 @@ std::string ptxName(int v) {
 }
 
 bool isTcgen05Type(PipelineType t) {
-  return t == PipelineType::TmaUmma || t == PipelineType::UmmaAsync ||
-         t == PipelineType::AsyncUmma || t == PipelineType::UmmaUmma;
+  return getPipelineTypeFacts(t).minChip == PipeMinChip::Tcgen05;
 }
 
 /// The SM number of a chip name (100 for sm_100a), 0 if it has none.
@@ -258,7 +257,7 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
       bool fits = true;
       if (isTcgen05Type(type))
         fits = llvm::is_contained(kTcgen05Chips, chip);
-      else if (type == PipelineType::ClcFetchAsync)
+      else if (getPipelineTypeFacts(type).minChip == PipeMinChip::Clc)
         fits = smNumber(chip) >= 100;
       if (fits)
         continue;

@@ -18,6 +18,8 @@
 
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tspipe {
@@ -95,7 +97,7 @@ void normalize(RewriterBase &rewriter, KernelOp kernel) {
     bool split = use.splitConsumer;
     bool setAdvance = split && !cfg.getAdvanceOnWait();
     std::optional<ReleaseForm> form;
-    if (cfg.getPipelineType() == PipelineType::TmaAsync)
+    if (getPipelineTypeFacts(cfg.getPipelineType()).hasReleaseForm)
       form = deriveReleaseForm(pipe, use);
     if (!setAdvance && pipe.getReleaseForm() == form)
       continue;
