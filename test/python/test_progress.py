@@ -278,7 +278,9 @@ def _remainder_lengths(name, assume=False):
         2, CooperativeGroup(Agent.Thread, 32), CooperativeGroup(Agent.Thread, 32),
         None)
     k = Kernel(num_warps=2, name=name, args=[("n", "index")])
-    four = lambda: arith.constant(IDX.get(), 4)
+    def four():
+        return arith.constant(IDX.get(), 4)
+
     ends = [k.prologue(lambda: arith.remui(k.arg("n"), four())),
             k.prologue(lambda: arith.remui(arith.addi(k.arg("n"), four()),
                                            four()))]
