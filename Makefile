@@ -33,8 +33,8 @@ DEPS_STAMP    := $(STAMPS)/requirements
 INSTALL_STAMP := $(BUILD_DIR)/.tspipe-installed
 
 # Everything the compiled package is made from.
-PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml include lib \
-    tools python docs/CMakeLists.txt test/CMakeLists.txt test/lit.cfg.py \
+PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml cmake include lib \
+    tools python test/integration/capi docs/CMakeLists.txt test/CMakeLists.txt test/lit.cfg.py \
     test/lit.site.cfg.py.in -type f -not -path '*/__pycache__/*' \
     -not -name '*.pyc' 2>/dev/null)
 
@@ -90,7 +90,8 @@ lit: $(INSTALL_STAMP)
 	$(VENV)/bin/lit $(LIT_ARGS) $(BUILD_DIR)/test
 
 pytest: $(INSTALL_STAMP)
-	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python
+	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python \
+	    test/integration
 
 test: lit pytest
 
