@@ -25,8 +25,13 @@ if llvm_config.use_llvm_tool("ptxas", search_env="PTXAS", use_installed=True):
     config.available_features.add("ptxas")
 
 # test/integration: tspipe as a project others build on.
-config.substitutions.append(
-    ("%mlir_opt", os.path.join(config.mlir_bin_dir, "mlir-opt")))
+_mlir_opt = os.path.join(config.mlir_bin_dir, "mlir-opt")
+if config.tspipe_sanitizer_preload:
+    # The wheel's mlir-opt is not instrumented; the plugins are. MLIR's own
+    # leaks are not tspipe's.
+    _mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+        config.tspipe_sanitizer_preload, _mlir_opt)
+config.substitutions.append(("%mlir_opt", _mlir_opt))
 config.substitutions.append(
     ("%tspipe_dialect_plugin",
      os.path.join(config.tspipe_lib_dir, "TSPipeDialectPlugin.so")))
@@ -47,4 +52,4 @@ config.substitutions.append(("%tspipe_cmake_args", " ".join(_generator_args)))
 config.substitutions.append(("%cmake", config.cmake_command))
 # A compiler cache, where the caller uses one, serves the consumer build too.
 llvm_config.with_system_environment(
-    ["CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_MAXSIZE", "HOME"])
+    ["CCACHE_DIR", "CCACHE_BASEDIR", "CCACHE_MAXSIZE", "CCACHE_DISABLE", "HOME"])
