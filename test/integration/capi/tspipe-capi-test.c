@@ -1,9 +1,10 @@
 /*===- tspipe-capi-test.c - tspipe's C API from a C program --------------===*\
 |*                                                                            *|
-|* Usage: tspipe-capi-test FILE.mlir [nvvm|ptx|group]                         *|
+|* Usage: tspipe-capi-test FILE.mlir nvvm|ptx|attrs                           *|
 |*   nvvm   parse, verify, run tspipe-to-nvvm, print the module               *|
 |*   ptx    parse, verify, lower to PTX, print each module's name, chip, PTX  *|
-|*   group  build #tspipe.group attributes through the checked getter         *|
+|*   attrs  #tspipe.group and #tspipe.config through the checked getters      *|
+|*          (FILE is not read)                                                *|
 |* Diagnostics go to stderr as "diag: <message>"; the exit status is 1 after  *|
 |* any failure.                                                               *|
 |* Built against libTSPipe.so and libMLIR-C.so (one MLIR copy).               *|
@@ -79,9 +80,34 @@ static int checkGroups(MlirContext ctx) {
   return mlirAttributeIsNull(bad) ? 0 : 1;
 }
 
+static int checkConfig(MlirContext ctx) {
+  MlirLocation loc = mlirLocationUnknownGet(ctx);
+  MlirAttribute parsed = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString(
+               "#tspipe.config<async_async, num_stages = 4, "
+               "producer_group = <thread, 64>, consumer_group = <thread, 64>>"));
+  if (mlirAttributeIsNull(parsed) || !tspipeAttributeIsAPipelineConfig(parsed))
+    return 1;
+  TSPipePipelineConfigFields fields;
+  tspipePipelineConfigAttrGetFields(parsed, &fields);
+  printf("config type %u stages %lld producer %lld consumer %lld\n",
+         fields.pipelineType, (long long)fields.numStages,
+         (long long)tspipeCooperativeGroupAttrGetSize(fields.producerGroup),
+         (long long)tspipeCooperativeGroupAttrGetSize(fields.consumerGroup));
+  /* The same fields back through the checked getter: the same attribute. */
+  MlirAttribute rebuilt = tspipePipelineConfigAttrGetChecked(loc, &fields);
+  printf("rebuilt %s\n",
+         mlirAttributeEqual(rebuilt, parsed) ? "equal" : "different");
+  fields.numStages = 0;
+  MlirAttribute bad = tspipePipelineConfigAttrGetChecked(loc, &fields);
+  printf("bad config %s\n", mlirAttributeIsNull(bad) ? "rejected" : "accepted");
+  return mlirAttributeEqual(rebuilt, parsed) && mlirAttributeIsNull(bad) ? 0
+                                                                         : 1;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: %s FILE.mlir nvvm|ptx|group\n", argv[0]);
+    fprintf(stderr, "usage: %s FILE.mlir nvvm|ptx|attrs\n", argv[0]);
     return 2;
   }
   const char *mode = argv[2];
@@ -95,9 +121,9 @@ int main(int argc, char **argv) {
   tspipeRegisterCompilationPasses();
 
   int status = 0;
-  if (strcmp(mode, "group") == 0) {
+  if (strcmp(mode, "attrs") == 0) {
     mlirContextGetOrLoadDialect(ctx, mlirStringRefCreateFromCString("tspipe"));
-    status = checkGroups(ctx);
+    status = checkGroups(ctx) || checkConfig(ctx);
     mlirContextDestroy(ctx);
     return status;
   }
