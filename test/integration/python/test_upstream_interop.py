@@ -16,7 +16,8 @@ import tspipe.passmanager as tpm
 from tspipe.dialects import affine as taffine  # noqa: F401  (bundled)
 from tspipe.dialects import nvgpu as tnvgpu  # noqa: F401  (bundled)
 
-mlir_ir = pytest.importorskip("mlir.ir", reason="xtc-mlir-python-bindings")
+# xtc-mlir-python-bindings, pinned in requirements-dev.txt.
+import mlir.ir as mlir_ir  # noqa: E402
 import mlir.passmanager as mpm  # noqa: E402
 
 EXAMPLE = (pathlib.Path(__file__).resolve().parents[3] / "examples"
