@@ -33,8 +33,8 @@ DEPS_STAMP    := $(STAMPS)/requirements
 INSTALL_STAMP := $(BUILD_DIR)/.tspipe-installed
 
 # Everything the compiled package is made from.
-PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml include lib \
-    tools python docs/CMakeLists.txt test/CMakeLists.txt test/lit.cfg.py \
+PROJECT_SOURCES := $(shell find CMakeLists.txt pyproject.toml cmake include lib \
+    tools python test/integration/capi docs/CMakeLists.txt test/CMakeLists.txt test/lit.cfg.py \
     test/lit.site.cfg.py.in -type f -not -path '*/__pycache__/*' \
     -not -name '*.pyc' 2>/dev/null)
 
@@ -52,13 +52,15 @@ CROSSCHECK_KERNELS ?= 400
 CROSSCHECK_SEED    ?= 1
 CROSSCHECK_ARGS    ?=
 
-.PHONY: help demo test lit pytest install deps clean distclean crosscheck crosscheck-record
+.PHONY: help demo test lit pytest install deps clean distclean crosscheck crosscheck-record \
+    check-tspipe sanitize
 
 help:
 	@echo "make demo    compile examples to PTX in $(DEMO_OUT)/, summarize, run on a GPU if present"
 	@echo "make test    lit + pytest"
 	@echo "make install (re)build and install the package into $(VENV)"
 	@echo "make crosscheck  compare verdicts and PTX with real TS (own venv $(TS_VENV)); writes docs/crosscheck*.md"
+	@echo "make sanitize  ASan+UBSan build in $(SAN_BUILD_DIR)/, then lit and pytest on it"
 	@echo "make clean   remove $(DEMO_OUT)/ and $(BUILD_DIR)/;  make distclean  also $(VENV)/"
 
 $(PY):
@@ -90,9 +92,43 @@ lit: $(INSTALL_STAMP)
 	$(VENV)/bin/lit $(LIT_ARGS) $(BUILD_DIR)/test
 
 pytest: $(INSTALL_STAMP)
-	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python
+	TSPIPE_OPT=$(TSPIPE_OPT) $(PY) -m pytest $(PYTEST_ARGS) test/python \
+	    test/integration
 
 test: lit pytest
+
+# The same lit tests through the build system's own target.
+check-tspipe: $(INSTALL_STAMP)
+	$(VENV)/bin/cmake --build $(BUILD_DIR) --target check-tspipe
+
+# AddressSanitizer + UndefinedBehaviorSanitizer (docs/integration.md): tspipe
+# built with -DTSPIPE_ENABLE_SANITIZERS=ON in a build folder of its own, then
+# lit on it and pytest on its Python package (the uninstrumented interpreter
+# loads the instrumented extension with libasan preloaded). UBSan stops at
+# the first report (-fno-sanitize-recover). -O1: half the compile time of
+# -O3, and the reports keep their stack frames. Leak checking stays on for lit;
+# Python keeps its interned objects and MLIR's global registries to the end,
+# so pytest runs with detect_leaks=0.
+SAN_BUILD_DIR ?= build/sanitize
+SAN_CXX       ?= $(shell command -v g++ || command -v c++)
+SAN_LIBASAN    = $(shell $(SAN_CXX) -print-file-name=libasan.so)
+SITE_PACKAGES  = $(shell $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+sanitize: $(INSTALL_STAMP)
+	$(VENV)/bin/cmake -G Ninja -S . -B $(SAN_BUILD_DIR) \
+	    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
+	    -DCMAKE_C_FLAGS_RELEASE=-O1 -DTSPIPE_ENABLE_SANITIZERS=ON \
+	    -DCMAKE_PREFIX_PATH=$(SITE_PACKAGES) \
+	    -DPython3_EXECUTABLE=$(abspath $(PY)) \
+	    -DTSPIPE_TEST_INSTALL_PREFIX=$(SITE_PACKAGES)
+	$(VENV)/bin/cmake --build $(SAN_BUILD_DIR) -j $(JOBS) \
+	    --target tspipe-test-depends TSPipePythonModules
+	UBSAN_OPTIONS=print_stacktrace=1 $(VENV)/bin/lit $(LIT_ARGS) $(SAN_BUILD_DIR)/test
+	LD_PRELOAD=$(SAN_LIBASAN) ASAN_OPTIONS=detect_leaks=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1 \
+	    PYTHONPATH=$(abspath $(SAN_BUILD_DIR))/python_packages \
+	    TSPIPE_OPT=$(abspath $(SAN_BUILD_DIR))/bin/tspipe-opt \
+	    TSPIPE_LSP_SERVER=$(abspath $(SAN_BUILD_DIR))/bin/tspipe-lsp-server \
+	    $(PY) -m pytest $(PYTEST_ARGS) test/python test/integration
 
 $(TS_PY):
 	$(PYTHON) -m venv $(TS_VENV)

@@ -13,7 +13,8 @@ extern "C" {
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(TSPipe, tspipe);
 
 /// Registers the tspipe passes and the `tspipe-to-nvvm` pipeline with the
-/// global pass registry (so PassManager.parse can name them).
+/// global pass registry (so PassManager.parse can name them), once per
+/// process: later calls do nothing.
 MLIR_CAPI_EXPORTED void tspipeRegisterPasses(void);
 
 #ifdef __cplusplus

@@ -2,17 +2,12 @@
 
 #include "tspipe-c/Dialects.h"
 
-#include "tspipe/Conversion/Passes.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
-#include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
+#include "tspipe/InitTSPipe.h"
 
 #include "mlir/CAPI/Registration.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TSPipe, tspipe,
                                       mlir::tspipe::TSPipeDialect)
 
-void tspipeRegisterPasses(void) {
-  mlir::tspipe::registerTSPipePasses();
-  mlir::tspipe::registerTSPipeConversionPasses();
-  mlir::tspipe::registerTSPipeToNVVMPipeline();
-}
+void tspipeRegisterPasses(void) { mlir::tspipe::registerAllTSPipePasses(); }

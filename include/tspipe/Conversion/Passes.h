@@ -24,7 +24,8 @@ namespace mlir::tspipe {
 /// Registers the `tspipe-to-nvvm` pass pipeline: tspipe-allocate-smem,
 /// convert-tspipe-to-nvvm, then the upstream lowering of the GPU module to
 /// LLVM + NVVM (scf-to-cf, gpu-to-nvvm, nvvm-to-llvm, reconcile casts), ready
-/// for `gpu-module-to-binary`.
+/// for `gpu-module-to-binary`. Defined in MLIRTSPipeLowering, with the
+/// pipeline builder: tspipe/Conversion/TSPipeToNVVM/Pipeline.h.
 void registerTSPipeToNVVMPipeline();
 
 /// Sets the NVPTX backend options tspipe's lowering relies on: 32-bit

@@ -1,5 +1,7 @@
 //===- Pipeline.cpp - the tspipe-to-nvvm pass pipeline --------------------===//
 
+#include "tspipe/Conversion/TSPipeToNVVM/Pipeline.h"
+
 #include "tspipe/Conversion/Passes.h"
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
@@ -12,22 +14,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
 namespace {
-/// Sets the boolean LLVM option `name` when it is registered (it is not when
-/// the NVPTX backend is not linked in).
-void setLLVMFlag(StringRef name) {
-  auto options = llvm::cl::getRegisteredOptions();
-  auto it = options.find(name);
-  if (it == options.end())
-    return;
-  if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-    flag->setValue(true);
-}
-
 /// Canonicalization patterns the tspipe pipeline leaves out, under both
 /// spellings compilers give an anonymous namespace in a pattern's debug
 /// name. MLIR's RegionBranchOpInterface pattern that looks for duplicate
@@ -51,6 +41,7 @@ std::unique_ptr<Pass> createCanonicalizer() {
   return createCanonicalizerPass(config, disabled);
 }
 
+/// The textual options of the registered pipeline.
 struct TSPipeToNVVMPipelineOptions
     : public PassPipelineOptions<TSPipeToNVVMPipelineOptions> {
   PassOptions::Option<int64_t> debugHangTimeout{
@@ -64,21 +55,30 @@ struct TSPipeToNVVMPipelineOptions
 };
 } // namespace
 
-void mlir::tspipe::configureNVPTXBackend() {
-  // 32-bit shared (and const, local) pointers, as TS's kernels use: barrier
-  // and buffer addresses live in 32-bit registers and the mbarrier / TMA
-  // instructions take them directly, instead of 64-bit addresses and
-  // conversions around every barrier operation.
-  setLLVMFlag("nvptx-short-ptr");
-  // SeparateConstOffsetFromGEP rewrites every barrier address
-  // `smem + offset + 8 * index` into one GEP from the shared memory base
-  // and a constant one; straight-line strength reduction, which runs right
-  // after it, then holds all of them in one bucket and compares each with
-  // every earlier one (quadratic in the brackets of a loop body: 1000
-  // pipelines spent 60 % of code generation there). Kept whole, the
-  // addresses are PTX of the same length or shorter (the offset is added
-  // once per pipeline rather than once per barrier access).
-  setLLVMFlag("disable-separate-const-offset-from-gep");
+void mlir::tspipe::buildTSPipeToNVVMPipeline(
+    OpPassManager &pm, const TSPipeToNVVMOptions &options) {
+  tspipe::configureNVPTXBackend();
+  // tspipe passes run on the whole module, so that a kernel outside a
+  // gpu.module is reported rather than left behind.
+  pm.addPass(tspipe::createTSPipeNormalize());
+  // Shared memory first (R43 bounds the ring sizes the checker has to
+  // simulate), then a kernel that can hang is rejected before it is
+  // lowered.
+  pm.addPass(tspipe::createTSPipeAllocateSmem());
+  if (options.checkProgress)
+    pm.addPass(tspipe::createTSPipeCheckProgress());
+  tspipe::ConvertTSPipeToNVVMOptions convOpts;
+  convOpts.debugHangTimeout = options.debugHangTimeout;
+  pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createCanonicalizer());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+  gpuPm.addPass(createConvertNVVMToLLVMPass());
+  gpuPm.addPass(createCanonicalizer());
+  gpuPm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::tspipe::registerTSPipeToNVVMPipeline() {
@@ -87,27 +87,9 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
       "Lower tspipe kernels in gpu.modules to LLVM + NVVM, ready for "
       "gpu-module-to-binary",
       [](OpPassManager &pm, const TSPipeToNVVMPipelineOptions &options) {
-        tspipe::configureNVPTXBackend();
-        // tspipe passes run on the whole module, so that a kernel outside a
-        // gpu.module is reported rather than left behind.
-        pm.addPass(tspipe::createTSPipeNormalize());
-        // Shared memory first (R43 bounds the ring sizes the checker has to
-        // simulate), then a kernel that can hang is rejected before it is
-        // lowered.
-        pm.addPass(tspipe::createTSPipeAllocateSmem());
-        if (options.checkProgress)
-          pm.addPass(tspipe::createTSPipeCheckProgress());
-        tspipe::ConvertTSPipeToNVVMOptions convOpts;
-        convOpts.debugHangTimeout = options.debugHangTimeout;
-        pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
-        OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
-        gpuPm.addPass(createCanonicalizer());
-        gpuPm.addPass(createCSEPass());
-        gpuPm.addPass(createSCFToControlFlowPass());
-        gpuPm.addPass(createConvertGpuOpsToNVVMOps());
-        gpuPm.addPass(createConvertNVVMToLLVMPass());
-        gpuPm.addPass(createCanonicalizer());
-        gpuPm.addPass(createCSEPass());
-        pm.addPass(createReconcileUnrealizedCastsPass());
+        TSPipeToNVVMOptions plain;
+        plain.debugHangTimeout = options.debugHangTimeout;
+        plain.checkProgress = options.checkProgress;
+        buildTSPipeToNVVMPipeline(pm, plain);
       });
 }

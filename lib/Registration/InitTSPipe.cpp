@@ -1,10 +1,12 @@
-//===- TSPipeRegistration.cpp - upstream registration for Python ----------===//
+//===- InitTSPipe.cpp - registration of tspipe and what it builds on ------===//
 
-#include "TSPipeRegistration.h"
+#include "tspipe/InitTSPipe.h"
 
+#include "tspipe/Conversion/Passes.h"
+#include "tspipe/Conversion/TSPipeToNVVM/Pipeline.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+#include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
-#include "mlir/CAPI/IR.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -15,6 +17,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +28,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -40,13 +44,18 @@
 
 using namespace mlir;
 
-void tspipeRegisterCompilationDialects(MlirDialectRegistry cRegistry) {
-  DialectRegistry &registry = *unwrap(cRegistry);
-  registry.insert<tspipe::TSPipeDialect, arith::ArithDialect,
+void tspipe::registerTSPipeDialect(DialectRegistry &registry) {
+  registry.insert<tspipe::TSPipeDialect>();
+}
+
+void tspipe::registerTSPipeCompilationDialects(DialectRegistry &registry) {
+  registerTSPipeDialect(registry);
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
-                  ub::UBDialect, vector::VectorDialect>();
+                  memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
 
   // convert-gpu-to-nvvm (and convert-to-llvm) lower the ops of every loaded
   // dialect through its ConvertToLLVMPatternInterface.
@@ -68,7 +77,17 @@ void tspipeRegisterCompilationDialects(MlirDialectRegistry cRegistry) {
   registerNVVMDialectTranslation(registry);
 }
 
-void tspipeRegisterCompilationPasses(void) {
+void tspipe::registerAllTSPipePasses() {
+  // Registering a pass pipeline twice is fatal in MLIR: do it once.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    tspipe::registerTSPipePasses();
+    tspipe::registerTSPipeConversionPasses();
+    tspipe::registerTSPipeToNVVMPipeline();
+  });
+}
+
+void tspipe::registerTSPipeCompilationPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerTransformsPasses();
@@ -79,9 +98,11 @@ void tspipeRegisterCompilationPasses(void) {
     registerConvertGpuOpsToNVVMOps();
     registerConvertIndexToLLVMPass();
     registerConvertMathToLLVMPass();
+    registerConvertNVGPUToNVVMPass();
     registerConvertNVVMToLLVMPass();
     registerConvertToLLVMPass();
     registerFinalizeMemRefToLLVMConversionPass();
+    registerLowerAffinePass();
     registerReconcileUnrealizedCastsPass();
     registerSCFToControlFlowPass();
     registerUBToLLVMConversionPass();
