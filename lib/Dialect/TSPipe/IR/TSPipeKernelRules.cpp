@@ -320,5 +320,6 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
   ok &= succeeded(verifyGroupRules(kernel));
+  ok &= succeeded(verifyForkArmRules(kernel));
   return success(ok);
 }

@@ -73,6 +73,9 @@ LogicalResult verifyTargetRules(KernelOp kernel);
 /// Pipeline groups: members and derived config (R67), explicit group config
 /// (R68, R69), a pipeline in at most one group.
 LogicalResult verifyGroupRules(KernelOp kernel);
+/// The bytes of a fork group's shared full barrier against the copies that
+/// complete on it (X6; TSPipeForkArm.cpp).
+LogicalResult verifyForkArmRules(KernelOp kernel);
 
 } // namespace mlir::tspipe::rules
 
