@@ -28,6 +28,11 @@ public:
   void commit(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
     auto [c, stride] = commitCursor(ctx);
+    // The consumer bracket reads the stage through the async proxy (a TMA
+    // store, an MMA): the producer threads' writes are fenced first
+    // (ProxyFences.cpp; TransformerEngine PR 3417).
+    if (ctx.pipeline.fenceBeforeCommit)
+      ctx.fenceAsyncProxy();
     Value gate = ctx.ctaGate(cfg.getProducerSignaling());
     ctx.emitIf(gate, [&] {
       Value full = ctx.fullBarrier(c->index);

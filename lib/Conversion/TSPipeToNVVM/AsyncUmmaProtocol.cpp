@@ -37,6 +37,11 @@ public:
   void commit(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
     auto [c, stride] = commitCursor(ctx);
+    // The MMA reads the operands through the async proxy: the producer
+    // threads' generic writes are fenced first (ProxyFences.cpp; FlashKDA
+    // issue 24).
+    if (ctx.pipeline.fenceBeforeCommit)
+      ctx.fenceAsyncProxy();
     Value gate = ctx.ctaGate(cfg.getProducerSignaling());
     Value index = c->index;
     ctx.emitIf(gate, [&] {

@@ -122,6 +122,11 @@ public:
     PipelineConfigAttr cfg = ctx.config();
     Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
                                        : ctx.cursors.consumer;
+    // The consumers read the response with loads (generic proxy); the next
+    // try_cancel writes the slot through the async proxy (ProxyFences.cpp;
+    // cudnn-frontend PR 894).
+    if (ctx.pipeline.fenceBeforeRelease)
+      ctx.fenceAsyncProxy();
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     Value index = c.index;
     ctx.emitIf(gate, [&] {

@@ -9,7 +9,7 @@
 // * the shared arrays' arrive counts (a fused merge's shared full barrier
 //   counts every member's producer arrivals) and, for a fork of TMA
 //   producers, the transaction bytes the lead's acquire arms the shared
-//   full barrier with (the sum of every member's bytes; rule R68,
+//   full barrier with (the bytes of the members the producer fills; R68,
 //   docs/Rules.md) while the other members' acquires only wait;
 // * whether one lowered bracket serves every member: the arrivals the lead's
 //   group-level bracket makes (their instruction and the CTAs whose barrier
@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Protocol.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeForkArm.h"
 
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 
@@ -176,16 +177,14 @@ LogicalResult KernelLowering::prepareGroups() {
           }))
         lead->proxyFenceBeforeRelease = true;
     } else if (leadIsTma) {
-      // Fork of TMA producers: every member's copies complete on the shared
-      // full barrier, so the lead's acquire arms it with all their bytes
-      // and the other members' acquires only wait on their own empty
-      // barriers (TS: the fork's secondary members; R68).
-      int64_t bytes = 0;
-      for (PipelineLowering *m : members) {
-        bytes += m->config.getNumBytes();
+      // Fork of TMA producers: the copies of the members the producer
+      // fills complete on the shared full barrier, so the lead's acquire
+      // arms it with their bytes (one load that every member reads: the
+      // common num_bytes once) and the other members' acquires only wait on
+      // their own empty barriers (TS: the fork's secondary members; R68).
+      for (PipelineLowering *m : members)
         m->armsFull = m == lead;
-      }
-      lead->txBytes = bytes;
+      lead->txBytes = getForkArm(group).bytes;
     }
     lead->groupLead = true;
   }

@@ -144,7 +144,10 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     }
     pipelines[pipe.getSymName()] = p;
   }
-  return prepareGroups();
+  if (failed(prepareGroups()))
+    return failure();
+  prepareProxyFences();
+  return success();
 }
 
 void KernelLowering::emitBarrierInit(OpBuilder &b) {

@@ -78,6 +78,10 @@ struct PipelineLowering {
   /// A merge lead whose group release frees stages that TMA copies fill
   /// next: the release starts with `fence.proxy.async.shared::cta`.
   bool proxyFenceBeforeRelease = false;
+  /// The commit (release) starts with `fence.proxy.async.shared::cta`: the
+  /// generic accesses of the stage before it meet async-proxy accesses
+  /// after it (ProxyFences.cpp).
+  bool fenceBeforeCommit = false, fenceBeforeRelease = false;
   /// A group member that lowers the group-level bracket (docs/Protocols.md,
   /// Pipeline groups).
   bool groupLead = false;
@@ -251,6 +255,9 @@ public:
   /// array's counts and bytes; rejects a group whose members' group-level
   /// brackets one lowered bracket cannot serve.
   LogicalResult prepareGroups();
+  /// Which commits and releases need a proxy fence (ProxyFences.cpp), from
+  /// the sides' proxies and the work ops of the brackets.
+  void prepareProxyFences();
   /// Barrier init by one elected thread of warp 0, fence, CTA or cluster
   /// synchronization (docs/Protocols.md, Barrier storage and initialization).
   void emitBarrierInit(OpBuilder &b);

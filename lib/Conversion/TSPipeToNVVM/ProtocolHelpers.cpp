@@ -216,11 +216,22 @@ void BracketContext::waitParity(Value barrier, Value phase, Value ready,
     Value hung = arith::XOrIOp::create(
         b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
     emitIf(hung, [&] {
-      std::string fmt =
-          ("tspipe: hang in task @" + task.getSymName() + " waiting on @" +
-           pipeline.op.getSymName() + " " + what +
-           " stage %d phase %d (cta %d, thread %d)\n")
-              .str();
+      // Names are pasted into the printf format: a `%` in a (quoted)
+      // symbol name would be read as a conversion, so it is doubled.
+      auto escaped = [](StringRef text) {
+        std::string out;
+        for (char ch : text) {
+          out += ch;
+          if (ch == '%')
+            out += '%';
+        }
+        return out;
+      };
+      std::string fmt = "tspipe: hang in task @" +
+                        escaped(task.getSymName()) + " waiting on @" +
+                        escaped(pipeline.op.getSymName()) + " " +
+                        escaped(what) +
+                        " stage %d phase %d (cta %d, thread %d)\n";
       // One report per warp (its lane 0), then every thread traps.
       Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           kernel.laneIdx(), constI32(0));

@@ -15,6 +15,7 @@
 #include "tspipe/Conversion/Passes.h"
 #include "Protocol.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -260,10 +261,31 @@ private:
           followFirstMember(pipes, /*producer=*/false);
           return success();
         })
+        .Case<NamedBarrierSyncOp, NamedBarrierArriveOp>(
+            [&](Operation *use) { return lowerNamedBarrier(*use); })
         .Case([&](CurrentStageOp cur) { return lowerCurrentStage(cur); })
         .Case<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
             [&](Operation *accessor) { return lowerStageAccessor(*accessor); })
         .Default([&](Operation *other) { return lowerWorkOp(*other); });
+  }
+
+  /// A named-barrier sync / arrive: `bar.sync` / `bar.arrive id, count`
+  /// with the id and thread count tspipe gives the barrier (rule X13).
+  LogicalResult lowerNamedBarrier(Operation &use) {
+    Location loc = use.getLoc();
+    NamedBarrierOp barrier =
+        lookupNamedBarrier(&use, use.getAttrOfType<FlatSymbolRefAttr>(
+                                     "barrier"));
+    if (!barrier || barrier.getThreadCount() == 0)
+      return use.emitOpError("names no lowered tspipe.named_barrier");
+    Value id = arith::ConstantIntOp::create(b, loc, barrier.getBarrierId(), 32);
+    Value count =
+        arith::ConstantIntOp::create(b, loc, barrier.getThreadCount(), 32);
+    if (isa<NamedBarrierSyncOp>(use))
+      NVVM::BarrierOp::create(b, loc, TypeRange{}, id, count, {}, Value());
+    else
+      NVVM::BarrierArriveOp::create(b, loc, id, count);
+    return success();
   }
 
   /// The pipelines of a bracket with a group's lead member first.
@@ -614,6 +636,9 @@ struct ConvertTSPipeToNVVM
         for (Attribute t : targets)
           targetsOk &=
               succeeded(verifyNVVMTarget(module, module.getName(), t));
+      // X14 for the ops outside tspipe kernels too (setup code of the
+      // gpu.func), which LLVM's translation asserts on likewise.
+      targetsOk &= succeeded(verifyWorkOpAttrs(module));
     });
     if (!targetsOk)
       return signalPassFailure();

@@ -68,6 +68,11 @@ public:
   }
 
   void release(BracketContext &ctx) const override {
+    // The consumer bracket also read the stage with loads (generic proxy)
+    // before the next TMA fill writes it (ProxyFences.cpp; DeepGEMM PR
+    // 389).
+    if (ctx.pipeline.fenceBeforeRelease)
+      ctx.fenceAsyncProxy();
     tcgen05::releaseEmpty(ctx, ctx.config().getClusterSize() > 1
                                    ? tcgen05::CommitMask::Multicast
                                    : tcgen05::CommitMask::None);

@@ -74,6 +74,9 @@
 // CHECK-NOT:       scf.if
 // CHECK:           %[[CF:.*]] = llvm.getelementptr %[[SMEM]][%[[CI]]]
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[CF]], %[[CPH]]
+// The response was read (generic proxy); the next try_cancel writes the
+// slot through the async proxy (cudnn-frontend PR 894).
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      %[[CE:.*]] = llvm.getelementptr %[[EBASE]][%[[CI]]]
 // CHECK-NEXT:      %[[CTA0_E:.*]] = nvvm.mapa %[[CE]], %[[C0]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT:      nvvm.mbarrier.arrive %[[CTA0_E]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>

@@ -5,8 +5,11 @@
 // Fork groups of TMA producers (docs/Protocols.md, Pipeline groups): the
 // members share one full barrier array F_shared, initialized once with the
 // common producer count. The lead (the first member) waits on its own empty
-// barrier and arms F_shared with the sum of the members' num_bytes (every
-// member's copies complete there, R68); the other members' acquires only
+// barrier and arms F_shared with the bytes of the members the producer
+// fills (R68): these kernels show no copy, so TS's rule applies, the
+// members' common num_bytes (fork-one-load.mlir has the forms with copies:
+// one load that every member reads, one copy per member, armed with the
+// sum); the other members' acquires only
 // wait on their own empty barriers. The group commit emits nothing (the
 // copies complete the bytes). Each consumer waits on F_shared and releases
 // its own empty barrier; every member is drained.
@@ -16,7 +19,7 @@
 // CHECK-LABEL: gpu.func @fork_tma
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
-// CHECK-DAG:     %[[SUM:.*]] = arith.constant 2048 : i32
+// CHECK-DAG:     %[[SUM:.*]] = arith.constant 1024 : i32
 // CHECK-DAG:     %[[SYM:.*]] = llvm.mlir.addressof @__tspipe_dynamic_smem : !llvm.ptr<3>
 // CHECK:         %[[SYM32:.*]] = llvm.ptrtoint %[[SYM]] : !llvm.ptr<3> to i32
 // CHECK:         %[[B32:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[SYM32]], %{{.*}}, %{{.*}} : i32 -> i32
@@ -99,11 +102,11 @@ gpu.func @fork_tma(%n: index) kernel {
 // -----
 
 // A fork that mixes a TmaAsync and a TmaUmma member (consumer kinds differ,
-// one CTA, sm_100a): the TmaAsync lead arms F_shared with 4096 + 4096
-// bytes, the TmaUmma member only waits; the TmaAsync consumer releases with
+// one CTA, sm_100a): the TmaAsync lead arms F_shared with the common 4096
+// bytes (no copy shown), the TmaUmma member only waits; the TmaAsync consumer releases with
 // a lane-0 arrive on E_x, the MMA consumer with one tcgen05.commit on E_y.
 // CHECK-LABEL: gpu.func @fork_tma_umma
-// CHECK-DAG:     %[[SUM:.*]] = arith.constant 8192 : i32
+// CHECK-DAG:     %[[SUM:.*]] = arith.constant 4096 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK:         %[[F_SHARED:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
 // CHECK-DAG:     %[[E_X:.*]] = llvm.getelementptr %[[F_SHARED]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
@@ -165,13 +168,15 @@ gpu.func @fork_tma_umma(%n: index) kernel {
 
 // A fork of two multicast TmaAsync members on a 2-CTA cluster
 // (cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = (0, 1)): every CTA's lead
-// arms its own F_shared with the bytes landing there, 8192 + 8192; each
+// arms its own F_shared with the bytes landing there; no copy is shown, so
+// TS's rule gives the common 8192 (an explicit group config of 16384 would
+// arm one multicast copy per member); each
 // member's consumers signal the CTAs of the multicast set on their own
 // member's empty barrier (mapa + shared::cluster arrive). 4 stages:
 // F_shared at +0, E_x at +32, E_y at +64.
 // CHECK-LABEL: gpu.func @fork_tma_cluster
 // CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
-// CHECK-DAG:     %[[SUM:.*]] = arith.constant 16384 : i32
+// CHECK-DAG:     %[[SUM:.*]] = arith.constant 8192 : i32
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[CG:.*]] = arith.constant 4 : i32
 // CHECK:         %[[LANE:.*]] = arith.remui

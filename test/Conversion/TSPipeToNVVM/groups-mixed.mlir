@@ -164,6 +164,9 @@ gpu.func @merge_umma_consumers(%n: index) kernel {
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[AX]], %[[P_PH]]
 // CHECK-NEXT:      %[[AY:.*]] = llvm.getelementptr %[[E_Y]][%[[P]]]
 // CHECK-NEXT:      nvvm.mbarrier.try_wait.parity %[[AY]], %[[P_PH]]
+// The AsyncUmma member's MMA reads the stage (async proxy): the group
+// commit fences the threads' writes first (FlashKDA issue 24).
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      %[[COMMIT:.*]] = llvm.getelementptr %[[F_SHARED]][%[[P]]]
 // CHECK-NEXT:      nvvm.mbarrier.arrive %[[COMMIT]] : !llvm.ptr<3>
 // CHECK-NOT:       nvvm.mbarrier.arrive

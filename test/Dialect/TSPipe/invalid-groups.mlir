@@ -280,14 +280,48 @@ func.func @R67_fork_bytes() {
 
 // -----
 
-// R9: the shared full barrier of a fork expects the sum of its members'
-// bytes (R68), 2 x 786432 > 2^20 - 1.
-func.func @R9_fork_bytes_sum() {
-  tspipe.kernel warps(1) {
-    tspipe.pipeline @x config(<tma_async, num_stages = 2, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    tspipe.pipeline @y config(<tma_async, num_stages = 2, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    // expected-error @+1 {{'tspipe.pipeline_group' op [R9] the fork's shared full barrier expects the sum of its members' num_bytes, 1572864, which exceeds the mbarrier transaction count limit of 1048575 bytes per phase; give the members smaller stages or fewer members}}
+// R9: the shared full barrier of a fork whose producer fills each member
+// with a copy of its own expects the sum of their bytes (R68),
+// 2 x 786432 > 2^20 - 1.
+func.func @R9_fork_bytes_sum(%src: !llvm.ptr<1>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 786432 : i32
+  tspipe.kernel warps(3) {
+    tspipe.pipeline @x config(<tma_async, num_stages = 1, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(786432)
+    tspipe.pipeline @y config(<tma_async, num_stages = 1, num_bytes = 786432, producer_group = <thread, 1>, consumer_group = <thread, 1>>) smem_bytes(786432)
+    // expected-error @+1 {{'tspipe.pipeline_group' op [R9] the fork's shared full barrier expects the bytes of the members its producer fills, 1572864, which exceeds the mbarrier transaction count limit of 1048575 bytes per phase; give the members smaller stages or fewer members}}
     tspipe.pipeline_group @xy fork [@x, @y]
+    tspipe.task @load warps(0, 1) produces [@x, @y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @x group(@xy)
+        %t = tspipe.producer_acquire @y group(@xy)
+        %fs = tspipe.full_barrier %s : !llvm.ptr<3>
+        %ft = tspipe.full_barrier %t : !llvm.ptr<3>
+        %ds = tspipe.stage_buffer %s : !llvm.ptr<3>
+        %dt = tspipe.stage_buffer %t : !llvm.ptr<3>
+        %e = nvvm.elect.sync -> i1
+        scf.if %e {
+          %ds7 = llvm.addrspacecast %ds : !llvm.ptr<3> to !llvm.ptr<7>
+          %dt7 = llvm.addrspacecast %dt : !llvm.ptr<3> to !llvm.ptr<7>
+          nvvm.cp.async.bulk.shared.cluster.global %ds7, %src, %fs, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
+          nvvm.cp.async.bulk.shared.cluster.global %dt7, %src, %ft, %bytes : !llvm.ptr<7>, !llvm.ptr<1>
+        }
+        tspipe.producer_commit @xy
+      }
+    }
+    tspipe.task @use_x warps(1, 1) consumes [@x] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @x group(@xy)
+        tspipe.consumer_release @x group(@xy)
+      }
+    }
+    tspipe.task @use_y warps(2, 1) consumes [@y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @y group(@xy)
+        tspipe.consumer_release @y group(@xy)
+      }
+    }
   }
   return
 }
@@ -344,13 +378,15 @@ func.func @R67_unknown_member() {
 
 // -----
 
-// R68: an explicit group config whose bytes are not the members' sum.
+// R68: an explicit fork config whose bytes are neither the members' common
+// num_bytes (one load that every member reads) nor a multiple of it up to
+// their sum (one copy per member).
 func.func @R68_bytes_not_summed() {
   tspipe.kernel warps(1) {
     tspipe.pipeline @x config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
     tspipe.pipeline @y config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
-    // expected-error @+1 {{'tspipe.pipeline_group' op [R68] the group config has num_bytes = 1024 but the members' num_bytes sum to 2048; set num_bytes = 2048}}
-    tspipe.pipeline_group @xy fork [@x, @y] config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 2>>)
+    // expected-error @+1 {{'tspipe.pipeline_group' op [R68] the fork group config has num_bytes = 1536, but its shared full barrier receives the bytes of the members the producer fills: 1024 (one load that every member reads) up to 2048 (one copy per member), in steps of 1024; set num_bytes = 1024 or 2048}}
+    tspipe.pipeline_group @xy fork [@x, @y] config(<tma_async, num_stages = 2, num_bytes = 1536, producer_group = <thread, 1>, consumer_group = <thread, 2>>)
   }
   return
 }

@@ -48,8 +48,13 @@ static SmallVector<TaskOp> tasksOnCta(KernelOp kernel, int64_t rank) {
 /// the tasks on one warpgroup of a CTA agree on the count and cover it
 /// whole.
 static LogicalResult verifyWarpgroups(KernelOp kernel,
-                                      ArrayRef<TaskOp> onCta,
+                                      ArrayRef<TaskOp> onCta, int64_t rank,
                                       llvm::SmallPtrSetImpl<Operation *> &seen) {
+  // In a cluster the tasks on a warpgroup may differ between CTAs (cta(n)):
+  // the diagnostic names the CTA.
+  std::string where = kernel.getNumCtasInCluster() > 1
+                          ? " of CTA " + std::to_string(rank)
+                          : std::string();
   SmallVector<TaskOp> setters;
   for (TaskOp task : onCta)
     if (task.getNumRegisters())
@@ -74,8 +79,8 @@ static LogicalResult verifyWarpgroups(KernelOp kernel,
                           << ") differs from registers("
                           << *ref.getNumRegisters() << ") of task '@"
                           << ref.getSymName() << "' in warpgroup " << group
-                          << " (warps " << first << "-" << last - 1
-                          << "); setmaxnreg applies to a whole warpgroup, so "
+                          << " (warps " << first << "-" << last - 1 << ")"
+                          << where << "; setmaxnreg applies to a whole warpgroup, so "
                              "give every task of the warpgroup the same "
                              "count";
       }
@@ -94,7 +99,7 @@ static LogicalResult verifyWarpgroups(KernelOp kernel,
         ref.emitOpError()
             << "[R41] sets registers(" << *ref.getNumRegisters()
             << ") in warpgroup " << group << " (warps " << first << "-"
-            << last - 1 << "), but warp " << w
+            << last - 1 << ")" << where << ", but warp " << w
             << (w < numWarps ? " is in no task that sets registers"
                              : " is not part of the kernel")
             << "; setmaxnreg needs all 4 warps of the warpgroup: cover them "
@@ -163,7 +168,7 @@ LogicalResult rules::verifyBudgetRules(KernelOp kernel) {
   int64_t numCtas = kernel.getNumCtasInCluster();
   for (int64_t rank = 0; rank < numCtas; ++rank) {
     SmallVector<TaskOp> onCta = tasksOnCta(kernel, rank);
-    ok &= succeeded(verifyWarpgroups(kernel, onCta, seen));
+    ok &= succeeded(verifyWarpgroups(kernel, onCta, rank, seen));
     // One report for the cluster when no task is pinned to a CTA.
     if (failed(verifyRegisterBudget(kernel, onCta, rank, numCtas))) {
       ok = false;

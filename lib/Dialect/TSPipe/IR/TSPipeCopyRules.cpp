@@ -277,6 +277,46 @@ bool checkElected(Operation *copy, Operation *task) {
   return false;
 }
 
+/// True when `v` is the lane of the thread: nvvm.read.ptx.sreg.laneid, or
+/// a thread id taken modulo 32 (`remui` by 32, `andi` with 31), through
+/// casts.
+bool isLaneId(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+            arith::TruncIOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (def->getName().getStringRef() == "nvvm.read.ptx.sreg.laneid")
+      return true;
+    APInt c;
+    if (isa<arith::RemUIOp>(def) &&
+        matchPattern(def->getOperand(1), m_ConstantInt(&c)) && c == 32)
+      return true;
+    if (isa<arith::AndIOp>(def) &&
+        matchPattern(def->getOperand(1), m_ConstantInt(&c)) && c == 31)
+      return true;
+    return false;
+  }
+  return false;
+}
+
+/// True when `copy` sits under an `scf.if` on `lane == 0`.
+bool underLaneZeroGuard(Operation *copy) {
+  for (Operation *p = copy->getParentOp(); p; p = p->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(p);
+    if (!branch)
+      continue;
+    auto cmp = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      continue;
+    if ((isLaneId(cmp.getLhs()) && matchPattern(cmp.getRhs(), m_Zero())) ||
+        (isLaneId(cmp.getRhs()) && matchPattern(cmp.getLhs(), m_Zero())))
+      return true;
+  }
+  return false;
+}
+
 /// X6 (B18): the copies on the full barrier of one acquired stage add up,
 /// on every path through the bracket, to the bytes the arm expects; a
 /// stage armed for bytes whose bracket takes its full barrier but hands it
@@ -366,6 +406,12 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
        << (off < expected ? "never completes" : "overflows its byte count")
        << "; make the copies of every path add up to " << expected
        << " or change the config";
+  if (bytes.min != bytes.max && llvm::any_of(ours, [](auto &entry) {
+        return underLaneZeroGuard(entry.first);
+      }))
+    diag << "; a branch on lane == 0 picks one lane per warp, which the "
+            "check cannot tell from any other condition: write it as "
+            "%e = nvvm.elect.sync -> i1, scf.if %e";
   return false;
 }
 

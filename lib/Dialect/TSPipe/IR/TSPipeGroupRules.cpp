@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRules.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeForkArm.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -454,13 +455,17 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
       sum += m.getConfig().getNumBytes();
       arrivals += m.getConfig().getFullArriveCount();
     }
+    // A fork's shared barrier expects the bytes of the members its
+    // producer fills (one load every member reads: the common value).
+    if (mode == GroupMode::Fork)
+      sum = getForkArm(group).bytes;
     StringRef what = mode == GroupMode::Fork ? "fork" : "fused_merge";
     if (sum > kMaxTxCount) {
       ok = false;
       group.emitOpError()
           << "[R9] the " << what
-          << "'s shared full barrier expects the sum of its "
-             "members' num_bytes, "
+          << "'s shared full barrier expects "
+             "the bytes of the members its producer fills, "
           << sum << ", which exceeds the mbarrier transaction count limit of "
           << kMaxTxCount
           << " bytes per phase; give the members smaller stages or fewer "
@@ -535,8 +540,28 @@ static LogicalResult verifyExplicitConfig(PipelineGroupOp group,
   }
   // Every member's transaction bytes complete on the group's barriers of a
   // stage: for merge on the members' own full barriers, for fork on the one
-  // shared full barrier, which must expect all of them (docs/Rules.md, R68).
-  if (cfg.getNumBytes() != sumBytes) {
+  // shared full barrier, which expects the bytes of the members the
+  // producer fills with copies of their own: k times the members' common
+  // num_bytes, k = 1 (one load every member reads) up to the member count
+  // (one copy per member); docs/Rules.md, R68.
+  int64_t common = PipelineOp(members.front()).getConfig().getNumBytes();
+  if (group.getMode() == GroupMode::Fork) {
+    int64_t n = static_cast<int64_t>(members.size());
+    int64_t got = cfg.getNumBytes();
+    bool multiple = common > 0 ? got % common == 0 && got / common >= 1 &&
+                                     got / common <= n
+                               : got == 0;
+    if (!multiple) {
+      ok = false;
+      group.emitOpError()
+          << "[R68] the fork group config has num_bytes = " << got
+          << ", but its shared full barrier receives the bytes of the "
+             "members the producer fills: "
+          << common << " (one load that every member reads) up to "
+          << sumBytes << " (one copy per member), in steps of " << common
+          << "; set num_bytes = " << common << " or " << sumBytes;
+    }
+  } else if (cfg.getNumBytes() != sumBytes) {
     ok = false;
     group.emitOpError() << "[R68] the group config has num_bytes = "
                         << cfg.getNumBytes()

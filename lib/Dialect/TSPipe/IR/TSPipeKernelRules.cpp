@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRules.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
@@ -322,5 +323,9 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
   ok &= succeeded(verifyGroupRules(kernel));
+  ok &= succeeded(verifyForkArmRules(kernel));
+  ok &= succeeded(verifyBarrierRules(kernel));
+  ok &= succeeded(verifyWorkOpAttrs(kernel));
+  ok &= succeeded(verifyStageLifetimeRules(kernel));
   return success(ok);
 }

@@ -74,6 +74,15 @@ LogicalResult verifyTargetRules(KernelOp kernel);
 /// Pipeline groups: members and derived config (R67), explicit group config
 /// (R68, R69), a pipeline in at most one group.
 LogicalResult verifyGroupRules(KernelOp kernel);
+/// The bytes of a fork group's shared full barrier against the copies that
+/// complete on it (X6; TSPipeForkArm.cpp).
+LogicalResult verifyForkArmRules(KernelOp kernel);
+/// CTA- and cluster-wide barriers in tasks (X12) and named barriers (X13;
+/// TSPipeBarrierRules.cpp).
+LogicalResult verifyBarrierRules(KernelOp kernel);
+/// Every use of a pointer into a stage lies inside its bracket (R32, R33;
+/// TSPipeStageLifetimeRules.cpp).
+LogicalResult verifyStageLifetimeRules(KernelOp kernel);
 
 } // namespace mlir::tspipe::rules
 

@@ -49,6 +49,13 @@ LogicalResult verifyBracketSymbol(Operation *op, FlatSymbolRefAttr name,
 /// consumer_release, a fork group's producer_commit). Empty when the
 /// bracket names neither.
 SmallVector<StringRef, 4> getBracketPipelines(Operation *bracket);
+class NamedBarrierOp;
+/// Resolves `name` to the tspipe.named_barrier of the kernel enclosing
+/// `from` (null if it names none).
+NamedBarrierOp lookupNamedBarrier(Operation *from, FlatSymbolRefAttr name);
+/// Verifies that a named-barrier sync / arrive names a tspipe.named_barrier
+/// of its kernel and sits in a task the barrier lists (X13).
+LogicalResult verifyNamedBarrierUse(Operation *op, FlatSymbolRefAttr name);
 class KernelOp;
 /// Rules relating each pipeline's config to the tasks that use it (arrive
 /// counts R52-R54, interleaved lane ownership R62); run by KernelOp's region

@@ -577,4 +577,90 @@ def TSPipe_StageBufferOp
   let assemblyFormat = "$stage attr-dict `:` qualified(type($buffer))";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+def TSPipe_NamedBarrierOp : TSPipe_Op<"named_barrier", [
+    Symbol, HasParent<"KernelOp">]> {
+  let summary = "a CTA named barrier (bar.sync id) shared by some tasks";
+  let description = [{
+    A hardware named barrier of the CTA for the threads of the listed
+    tasks: the right tool where a task would otherwise use a CTA-wide
+    barrier (`gpu.barrier`, `nvvm.barrier0`), which deadlocks unless every
+    warp of the CTA reaches it (rule X12). tspipe gives each named barrier
+    of a kernel an id in [1, 15] (id 0 is the kernel's own init barrier; PTX
+    has 16), in declaration order, and the thread count 32 x the warps of
+    the listed tasks (rule X13). The tasks synchronize with
+    `tspipe.named_barrier_sync` and, on the signalling side of a
+    producer/consumer hand-off, `tspipe.named_barrier_arrive`.
+
+    Example:
+
+    ```mlir
+    tspipe.named_barrier @epilogue tasks [@mma0, @mma1]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefArrayAttr:$tasks);
+  let assemblyFormat = "$sym_name `tasks` $tasks attr-dict";
+  let extraClassDeclaration = [{
+    /// The PTX barrier id tspipe gives this barrier: 1 + its position among
+    /// the kernel's named barriers (ids 1-15; 0 is the init barrier).
+    int64_t getBarrierId();
+    /// 32 x the warps of the listed tasks (threads), or 0 when a task does
+    /// not resolve.
+    int64_t getThreadCount();
+  }];
+}
+
+class TSPipe_NamedBarrierUseOp<string mnemonic> : TSPipe_Op<mnemonic, [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let arguments = (ins FlatSymbolRefAttr:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+  let extraClassDeclaration = [{
+    /// The tspipe.named_barrier this op names (null if it does not
+    /// resolve).
+    NamedBarrierOp getNamedBarrierOp();
+  }];
+  let extraClassDefinition = [{
+    NamedBarrierOp $cppClass::getNamedBarrierOp() {
+      return ::mlir::tspipe::lookupNamedBarrier(getOperation(),
+                                               getBarrierAttr());
+    }
+    ::mlir::LogicalResult
+    $cppClass::verifySymbolUses(::mlir::SymbolTableCollection &) {
+      return ::mlir::tspipe::verifyNamedBarrierUse(getOperation(),
+                                                  getBarrierAttr());
+    }
+  }];
+}
+
+def TSPipe_NamedBarrierSyncOp : TSPipe_NamedBarrierUseOp<"named_barrier_sync"> {
+  let summary = "wait at a named barrier (bar.sync id, count)";
+  let description = [{
+    Every thread of the calling task arrives at the named barrier and waits
+    until the threads of all its tasks arrived: `bar.sync id, count` (PTX
+    ISA, bar.sync), with the id and count of the `tspipe.named_barrier`.
+    Only in a task the barrier lists (X13).
+
+    Example: `tspipe.named_barrier_sync @epilogue`
+  }];
+}
+
+def TSPipe_NamedBarrierArriveOp
+    : TSPipe_NamedBarrierUseOp<"named_barrier_arrive"> {
+  let summary = "arrive at a named barrier without waiting (bar.arrive)";
+  let description = [{
+    Every thread of the calling task arrives at the named barrier and goes
+    on: `bar.arrive id, count` (PTX ISA, bar.arrive). A task that only
+    arrives must not arrive again before the others' sync of that phase
+    completed, so it is rejected inside a loop (X13; flashinfer PR 4732,
+    vllm PR 26026: an arrive-only side a phase ahead hangs).
+
+    Example: `tspipe.named_barrier_arrive @epilogue`
+  }];
+}
+
 #endif // TSPIPE_OPS_TD
