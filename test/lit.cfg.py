@@ -29,7 +29,8 @@ _mlir_opt = os.path.join(config.mlir_bin_dir, "mlir-opt")
 if config.tspipe_sanitizer_preload:
     # The wheel's mlir-opt is not instrumented; the plugins are. MLIR's own
     # leaks are not tspipe's.
-    _mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+    _mlir_opt = ("env LD_PRELOAD=%s "
+                 "ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 %s") % (
         config.tspipe_sanitizer_preload, _mlir_opt)
 config.substitutions.append(("%mlir_opt", _mlir_opt))
 config.substitutions.append(
