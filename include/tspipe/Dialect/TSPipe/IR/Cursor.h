@@ -30,7 +30,12 @@ enum class CursorKind : uint8_t {
 
 /// The brackets that move a cursor (the try forms and current_stage read the
 /// cursor of the bracket they stand for).
-enum class BracketRole : uint8_t { Acquire = 0, Commit = 1, Wait = 2, Release = 3 };
+enum class BracketRole : uint8_t {
+  Acquire = 0,
+  Commit = 1,
+  Wait = 2,
+  Release = 3,
+};
 
 /// The cursor `role` uses: acquire `p`; commit `pc` under
 /// advance_on_acquire, else `p`; wait `c`; release `cr` under

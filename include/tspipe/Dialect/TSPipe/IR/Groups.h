@@ -1,4 +1,4 @@
-//===- Groups.h - what a pipeline group derives from its members -*- C++ -*-===//
+//===- Groups.h - what a pipeline group derives from members ---*- C++ -*-===//
 //
 // The lead of a `tspipe.pipeline_group` and the layout of its barrier
 // arrays (docs/Protocols.md, Pipeline groups), derived once for the

@@ -35,8 +35,9 @@ class PipelineGroupOp;
 PipelineOp lookupPipeline(Operation *from, FlatSymbolRefAttr name,
                           SymbolTableCollection *tables = nullptr);
 /// Resolves `name` to the tspipe.pipeline_group of the kernel enclosing
-/// `from` (null if it names none).
-PipelineGroupOp lookupGroup(Operation *from, FlatSymbolRefAttr name);
+/// `from` (null if it names none); `tables` caches as for lookupPipeline.
+PipelineGroupOp lookupGroup(Operation *from, FlatSymbolRefAttr name,
+                            SymbolTableCollection *tables = nullptr);
 /// Verifies that a bracket names a pipeline (or, for the bracket a group
 /// collapses, a pipeline group) of its kernel, that it sits in a task, that
 /// group members are named through their group (R24), and that the task
