@@ -47,8 +47,16 @@ enum {
   TSPIPE_REACH_CLUSTER = 5,
   TSPIPE_REACH_CLUSTER_LEADER = 6,
 };
-enum { TSPIPE_WIDEN_NEVER = 0, TSPIPE_WIDEN_PAIRED = 1, TSPIPE_WIDEN_CLUSTERED = 2 };
-enum { TSPIPE_MIN_CHIP_SM90 = 0, TSPIPE_MIN_CHIP_CLC = 1, TSPIPE_MIN_CHIP_TCGEN05 = 2 };
+enum {
+  TSPIPE_WIDEN_NEVER = 0,
+  TSPIPE_WIDEN_PAIRED = 1,
+  TSPIPE_WIDEN_CLUSTERED = 2,
+};
+enum {
+  TSPIPE_MIN_CHIP_SM90 = 0,
+  TSPIPE_MIN_CHIP_CLC = 1,
+  TSPIPE_MIN_CHIP_TCGEN05 = 2,
+};
 
 /// The number of pipeline types (valid `type` values are 0 .. count - 1).
 MLIR_CAPI_EXPORTED int32_t tspipePipelineTypeCount(void);

@@ -36,7 +36,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::AsyncThreads},
      {U::Threads, P::Generic, true, A::Thread, R::Local, W::Never, false,
       C::AsyncThreads},
-     PipeMinChip::Sm90, false, false, true, true, false, false, false, true, false,
+     PipeMinChip::Sm90, false, false, true, true,
+     false, false, false, true, false,
      S::All},
     // TMA fills (async proxy), threads drain; lane releases signal every CTA
     // of the multicast set.
@@ -53,7 +54,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::TmaBytes},
      {U::Umma, P::Async, true, A::Tcgen05Commit, R::TmaUmmaMulticast,
       W::Clustered, false, C::TmaUmmaRelease},
-     PipeMinChip::Tcgen05, true, true, false, true, true, true, false, true, false,
+     PipeMinChip::Tcgen05, true, true, false, true,
+     true, true, false, true, false,
      S::All},
     // tcgen05 fills (one commit per stage), threads drain.
     {PipelineType::UmmaAsync,
@@ -61,7 +63,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::Tcgen05PairCommit},
      {U::Threads, P::Generic, true, A::Thread, R::PairLeader, W::Paired, false,
       C::AsyncThreadsPerPair},
-     PipeMinChip::Tcgen05, true, true, true, true, false, false, false, true, false,
+     PipeMinChip::Tcgen05, true, true, true, true,
+     false, false, false, true, false,
      S::All},
     // Threads fill, tcgen05 drains (one commit per stage).
     {PipelineType::AsyncUmma,
@@ -69,7 +72,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::AsyncThreadsPerPair},
      {U::Umma, P::Async, false, A::Tcgen05Commit, R::Pair, W::Paired, false,
       C::Tcgen05PairCommit},
-     PipeMinChip::Tcgen05, true, true, false, true, false, false, false, true, false,
+     PipeMinChip::Tcgen05, true, true, false, true,
+     false, false, false, true, false,
      S::All},
     // tcgen05 on both sides.
     {PipelineType::UmmaUmma,
@@ -77,7 +81,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::Tcgen05Commit},
      {U::Umma, P::Async, false, A::Tcgen05Commit, R::Pair, W::Paired, false,
       C::Tcgen05PairCommit},
-     PipeMinChip::Tcgen05, true, true, false, true, false, false, false, true, false,
+     PipeMinChip::Tcgen05, true, true, false, true,
+     false, false, false, true, false,
      S::All},
     // Cluster launch control fills every CTA's stage (a multicast response
     // of 16 bytes); every CTA's threads release to CTA 0.
@@ -86,7 +91,8 @@ constexpr PipelineTypeFacts kRows[] = {
       C::ClcArm},
      {U::Threads, P::Generic, false, A::Thread, R::ClusterLeader,
       W::Clustered, false, C::ClcRelease},
-     PipeMinChip::Clc, false, true, true, false, false, false, false, false, false,
+     PipeMinChip::Clc, false, true, true, false,
+     false, false, false, false, false,
      S::CtaLeader},
 };
 

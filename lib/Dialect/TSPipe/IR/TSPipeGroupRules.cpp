@@ -19,33 +19,6 @@ using namespace mlir;
 using namespace mlir::tspipe;
 
 //===----------------------------------------------------------------------===//
-// Symbol helpers
-//===----------------------------------------------------------------------===//
-
-PipelineGroupOp mlir::tspipe::lookupGroup(Operation *from,
-                                          FlatSymbolRefAttr name) {
-  auto kernel = from->getParentOfType<KernelOp>();
-  if (!kernel || !name)
-    return {};
-  return dyn_cast_or_null<PipelineGroupOp>(
-      SymbolTable::lookupSymbolIn(kernel, name.getAttr()));
-}
-
-SmallVector<StringRef, 4> mlir::tspipe::getBracketPipelines(Operation *op) {
-  auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
-  if (!ref)
-    return {};
-  SmallVector<StringRef, 4> pipes;
-  if (PipelineGroupOp group = lookupGroup(op, ref)) {
-    for (Attribute m : group.getMembers())
-      pipes.push_back(cast<FlatSymbolRefAttr>(m).getValue());
-    return pipes;
-  }
-  pipes.push_back(ref.getValue());
-  return pipes;
-}
-
-//===----------------------------------------------------------------------===//
 // PipelineGroupOp
 //===----------------------------------------------------------------------===//
 
@@ -616,7 +589,10 @@ LogicalResult mlir::tspipe::rules::verifyGroupRules(KernelOp kernel) {
     }
     if (!resolved || members.empty())
       continue;
-    ok &= succeeded(verifyDerivedConfig(group, members));
+    bool derivedOk = succeeded(verifyDerivedConfig(group, members));
+    ok &= derivedOk;
+    if (derivedOk)
+      ok &= succeeded(verifyGroupArrivals(group, members));
     if (group.getConfig())
       ok &= succeeded(verifyExplicitConfig(group, members));
   }

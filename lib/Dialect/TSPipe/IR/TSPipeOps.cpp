@@ -21,23 +21,6 @@
 using namespace mlir;
 using namespace mlir::tspipe;
 
-//===----------------------------------------------------------------------===//
-// Symbol helpers
-//===----------------------------------------------------------------------===//
-
-PipelineOp mlir::tspipe::lookupPipeline(Operation *from,
-                                        FlatSymbolRefAttr name,
-                                        SymbolTableCollection *tables) {
-  auto kernel = from->getParentOfType<KernelOp>();
-  if (!kernel || !name)
-    return {};
-  if (tables)
-    return dyn_cast_or_null<PipelineOp>(
-        tables->lookupSymbolIn(kernel, name.getAttr()));
-  return dyn_cast_or_null<PipelineOp>(
-      SymbolTable::lookupSymbolIn(kernel, name.getAttr()));
-}
-
 LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
                                                 FlatSymbolRefAttr name,
                                                 FlatSymbolRefAttr group,
@@ -48,7 +31,7 @@ LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
     return op->emitOpError("[R22] must be nested in a tspipe.task");
   // A group-level bracket (a merge group's release, a fork group's commit)
   // and the group rules of member brackets (R24): TSPipeGroupRules.cpp.
-  if (lookupGroup(op, name))
+  if (lookupGroup(op, name, tables))
     return verifyGroupBracket(op, task, name, group, producerSide);
   if (!lookupPipeline(op, name, tables))
     return op->emitOpError() << "[R27] '" << name
