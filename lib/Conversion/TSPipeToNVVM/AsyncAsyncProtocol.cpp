@@ -46,8 +46,7 @@ public:
 
   void release(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
+    Cursor &c = ctx.cursors.of(cfg, BracketRole::Release);
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     Value index = c.index;
     ctx.emitIf(gate, [&] {

@@ -26,10 +26,6 @@ namespace {
 
 class AsyncUmmaProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    return tcgen05::checkSupported(pipe);
-  }
-
   Value drainGate(BracketContext &ctx) const override {
     return tcgen05::drainOnEveryCta(ctx);
   }

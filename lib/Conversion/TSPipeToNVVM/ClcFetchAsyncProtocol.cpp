@@ -38,29 +38,6 @@ namespace {
 
 class ClcFetchAsyncProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    auto module = pipe->getParentOfType<gpu::GPUModuleOp>();
-    ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr();
-    if (!targets)
-      return success(); // the chip is chosen later
-    for (Attribute t : targets) {
-      auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
-      if (!nvvm)
-        continue;
-      StringRef chip = nvvm.getChip();
-      StringRef digits = chip;
-      unsigned sm = 0;
-      if (!digits.consume_front("sm_") ||
-          digits.take_while(llvm::isDigit).getAsInteger(10, sm) || sm < 100)
-        return pipe.emitOpError()
-               << "[X7] clc_fetch_async pipelines lower to "
-                  "clusterlaunchcontrol.try_cancel, which needs an sm_100 "
-                  "family target, but the gpu.module targets chip = \""
-               << chip << "\"; use sm_100a";
-    }
-    return success();
-  }
-
   Value tryAcquire(BracketContext &ctx) const override {
     // TS skips the probe; a false token makes the acquire block.
     return arith::ConstantIntOp::create(ctx.b, ctx.loc, 0, 1);
@@ -120,8 +97,7 @@ public:
 
   void release(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
+    Cursor &c = ctx.cursors.of(cfg, BracketRole::Release);
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     Value index = c.index;
     ctx.emitIf(gate, [&] {

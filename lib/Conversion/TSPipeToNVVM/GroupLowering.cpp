@@ -11,15 +11,15 @@
 //   producers, the transaction bytes the lead's acquire arms the shared
 //   full barrier with (the sum of every member's bytes; rule R68,
 //   docs/Rules.md) while the other members' acquires only wait;
-// * whether one lowered bracket serves every member: the arrivals the lead's
-//   group-level bracket makes (their instruction and the CTAs whose barrier
-//   they reach) must be the ones every member's own bracket would make.
-//   Otherwise the group is rejected with a diagnostic naming both forms.
+// * nothing about whether one lowered bracket serves every member: the
+//   verifier checked that the lead's group-level bracket makes the arrivals
+//   every member's own bracket would make (rule X13).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Protocol.h"
 
+#include "tspipe/Dialect/TSPipe/IR/Groups.h"
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -29,26 +29,9 @@ using namespace mlir::tspipe;
 
 namespace {
 
-using SharedForm = PipeArrivalForm;
-
-StringRef describe(PipeArrival a) { return describePipeArrival(a); }
-StringRef describe(PipeReach r) { return describePipeReach(r); }
-
 bool isTmaProducer(PipelineType t) {
   return getPipelineTypeFacts(t).producer.unit == PipeUnit::Tma;
 }
-
-/// The arrivals of a consumer_release on a pipeline (docs/Protocols.md,
-/// per-type protocols): the form a merge group's release makes on the
-/// shared empty barrier.
-SharedForm releaseForm(PipelineLowering &p) {
-  return getReleaseForm(p.config, p.op.getReleaseForm());
-}
-
-/// The arrivals that fill a stage of a pipeline (its producer_commit, or for
-/// TMA producers the arm of its acquire): the form a fork group's commit
-/// makes on the shared full barrier.
-SharedForm fillForm(PipelineLowering &p) { return getFillForm(p.config); }
 
 } // namespace
 
@@ -72,75 +55,14 @@ LogicalResult KernelLowering::prepareGroups() {
     if (members.empty())
       continue;
 
-    // The lead. Merge: the first member whose producer is not TMA, if any
-    // (the shared empty barrier then counts that member's consumer
-    // arrivals, as TS's all-thread release of mixed merges does; R67 makes
-    // these counts equal over the non-TMA members); fork: the first member.
-    PipelineLowering *lead = members.front();
-    if (merge)
-      for (PipelineLowering *m : members)
-        if (!isTmaProducer(m->config.getPipelineType())) {
-          lead = m;
-          break;
-        }
+    // The lead (Groups.h). One lowered group-level bracket serves every
+    // member: the verifier checked that it makes the arrivals each member's
+    // own bracket would make (X13).
+    SmallVector<PipelineConfigAttr> configs;
+    for (PipelineLowering *m : members)
+      configs.push_back(m->config);
+    PipelineLowering *lead = members[getGroupLead(group.getMode(), configs)];
     bool leadIsTma = isTmaProducer(lead->config.getPipelineType());
-
-    // One lowered group-level bracket serves every member only if it makes
-    // the arrivals each member's own bracket would make. In a merge that
-    // mixes TMA and other producers TS releases the TMA members like the
-    // others (all threads), so only the CTAs reached must agree there.
-    SharedForm leadForm = merge ? releaseForm(*lead) : fillForm(*lead);
-    for (PipelineLowering *m : members) {
-      if (m == lead)
-        continue;
-      SharedForm form = merge ? releaseForm(*m) : fillForm(*m);
-      bool forced =
-          merge && !leadIsTma && isTmaProducer(m->config.getPipelineType());
-      bool same = forced ? form.reach == leadForm.reach : form == leadForm;
-      if (same)
-        continue;
-      StringRef bracket = merge ? "consumer_release" : "producer_commit";
-      InFlightDiagnostic diag = group.emitOpError();
-      diag << "cannot lower the " << stringifyGroupMode(group.getMode())
-           << " group's one tspipe." << bracket << " for every member: for '@"
-           << lead->op.getSymName() << "' ("
-           << stringifyPipelineType(lead->config.getPipelineType()) << ") "
-           << describe(leadForm.arrival) << " " << describe(leadForm.reach)
-           << ", but '@" << m->op.getSymName() << "' ("
-           << stringifyPipelineType(m->config.getPipelineType())
-           << ") needs ";
-      if (forced)
-        diag << "its release ";
-      else
-        diag << "that " << describe(form.arrival) << " ";
-      diag << describe(form.reach) << "; give the members one pipeline type"
-           << (form.reach != leadForm.reach
-                   ? " or run the kernel on one CTA, where both reach this "
-                     "CTA's barrier alone"
-                   : "");
-      return failure();
-    }
-
-    // A fused merge's producers all arrive on the shared full barrier of
-    // their own CTA's stage (or all of the same other CTA): their arrivals
-    // must reach the same CTAs.
-    if (fused)
-      for (PipelineLowering *m : members) {
-        SharedForm mine = fillForm(*m), theirs = fillForm(*lead);
-        if (mine.reach == theirs.reach)
-          continue;
-        return group.emitOpError()
-               << "cannot lower the fused_merge group's shared full barrier: "
-                  "the producers of '@"
-               << lead->op.getSymName() << "' ("
-               << stringifyPipelineType(lead->config.getPipelineType())
-               << ") arrive " << describe(theirs.reach) << ", those of '@"
-               << m->op.getSymName() << "' ("
-               << stringifyPipelineType(m->config.getPipelineType())
-               << ") " << describe(mine.reach)
-               << "; use a merge group, whose members keep their own full "
-                  "barriers";
-      }
 
     for (PipelineLowering *m : members) {
       if (m == lead)

@@ -29,10 +29,9 @@ TaskCursors TaskCursors::initial(OpBuilder &b, Location loc,
   Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
   TaskCursors c;
-  c.producer = {zero, one};
-  c.producerCommit = {zero, one};
-  c.consumer = {zero, zero};
-  c.consumerRelease = {zero, zero};
+  for (CursorKind kind : {CursorKind::Producer, CursorKind::ProducerCommit,
+                          CursorKind::Consumer, CursorKind::ConsumerRelease})
+    c.get(kind) = {zero, getInitialPhase(kind) ? one : zero};
   return c;
 }
 
@@ -110,15 +109,7 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
     PipelineType type = cfg.getPipelineType();
-    const PipelineProtocol *protocol = getPipelineProtocol(type);
-    if (!protocol)
-      return pipe.emitOpError()
-             << "lowering of " << stringifyPipelineType(type)
-             << " pipelines is not implemented yet; tspipe-to-nvvm lowers "
-                "async_async, tma_async, tma_umma, umma_async, async_umma, "
-                "umma_umma and clc_fetch_async pipelines";
-    if (failed(protocol->checkSupported(pipe)))
-      return failure();
+    const PipelineProtocol *protocol = &getPipelineProtocol(type);
     if (!pipe.getBarrierOffset())
       return pipe.emitOpError(
           "has no barrier_offset; run tspipe-allocate-smem first");
@@ -229,10 +220,8 @@ void KernelLowering::emitRegisterHint(OpBuilder &b, TaskOp task) {
   std::optional<uint64_t> regs = task.getNumRegisters();
   if (!regs)
     return;
-  // TS's default per-thread budget (docs/Rules.md, R42):
-  // floor(65536 / (roundup4(total warps) * 32 * 8)) * 8.
-  int64_t warps = llvm::alignTo(kernel.getNumWarps(), 4);
-  int64_t defaultRegs = (65536 / (warps * 32 * 8)) * 8;
+  // TS's default per-thread budget (docs/Rules.md, R42).
+  int64_t defaultRegs = getDefaultRegistersPerThread(kernel.getNumWarps());
   auto action = static_cast<int64_t>(*regs) > defaultRegs
                     ? NVVM::SetMaxRegisterAction::increase
                     : NVVM::SetMaxRegisterAction::decrease;

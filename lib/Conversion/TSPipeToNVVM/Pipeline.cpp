@@ -90,6 +90,9 @@ void mlir::tspipe::registerTSPipeToNVVMPipeline() {
         tspipe::configureNVPTXBackend();
         // tspipe passes run on the whole module, so that a kernel outside a
         // gpu.module is reported rather than left behind.
+        // What the lowering needs beyond the op verifiers (X7 on every
+        // gpu.module's targets, X9, X12), before anything else runs.
+        pm.addPass(tspipe::createTSPipeVerifyLowering());
         pm.addPass(tspipe::createTSPipeNormalize());
         // Shared memory first (R43 bounds the ring sizes the checker has to
         // simulate), then a kernel that can hang is rejected before it is

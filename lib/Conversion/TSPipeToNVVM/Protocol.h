@@ -22,6 +22,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "tspipe/Dialect/TSPipe/IR/Cursor.h"
+
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
@@ -40,6 +42,25 @@ struct Cursor {
 /// ones its brackets advance.
 struct TaskCursors {
   Cursor producer, producerCommit, consumer, consumerRelease;
+
+  /// The cursor of kind `kind` (Cursor.h).
+  Cursor &get(CursorKind kind) {
+    switch (kind) {
+    case CursorKind::Producer:
+      return producer;
+    case CursorKind::ProducerCommit:
+      return producerCommit;
+    case CursorKind::Consumer:
+      return consumer;
+    case CursorKind::ConsumerRelease:
+      return consumerRelease;
+    }
+    llvm_unreachable("unknown CursorKind");
+  }
+  /// The cursor bracket `role` uses on a pipeline of config `cfg`.
+  Cursor &of(PipelineConfigAttr cfg, BracketRole role) {
+    return get(getBracketCursor(cfg, role));
+  }
 
   /// Producer cursors start at phase 1 (the first num_stages acquires pass),
   /// consumer cursors at phase 0.
@@ -189,12 +210,6 @@ class PipelineProtocol {
 public:
   virtual ~PipelineProtocol() = default;
 
-  /// Rejects configurations of this type that the lowering does not cover
-  /// yet (with a diagnostic on `pipe`).
-  virtual LogicalResult checkSupported(PipelineOp pipe) const {
-    return success();
-  }
-
   /// producer_try_acquire: one probe of E[p.idx]; returns the ready token.
   virtual Value tryAcquire(BracketContext &ctx) const;
   /// producer_acquire: parity wait on E[p.idx] plus the type's arm of F;
@@ -227,9 +242,10 @@ protected:
   static void waitEmpty(BracketContext &ctx, Value index, Value gate);
 };
 
-/// The protocol of `type`, or null when the lowering does not cover it.
-/// The list of registered types is `Protocols.def`.
-const PipelineProtocol *getPipelineProtocol(PipelineType type);
+/// The protocol of `type` (every type has one: `Protocols.def`). The
+/// protocols assume a verified kernel: whether a configuration can be
+/// lowered is decided by the verifier and tspipe-verify-lowering.
+const PipelineProtocol &getPipelineProtocol(PipelineType type);
 
 // `get<Type>Protocol()`, defined in `<Type>Protocol.cpp`, for each type of
 // Protocols.def.

@@ -251,9 +251,8 @@ void PipelineProtocol::waitEmpty(BracketContext &ctx, Value index,
 std::pair<Cursor *, int64_t>
 PipelineProtocol::commitCursor(BracketContext &ctx) {
   PipelineConfigAttr cfg = ctx.config();
-  if (cfg.getAdvanceOnAcquire())
-    return {&ctx.cursors.producerCommit, cfg.getCommitStride()};
-  return {&ctx.cursors.producer, cfg.getAcquireStride()};
+  return {&ctx.cursors.of(cfg, BracketRole::Commit),
+          getCommitCursorStride(cfg)};
 }
 
 Value PipelineProtocol::acquire(BracketContext &ctx) const {

@@ -1,6 +1,7 @@
 //===- ProtocolRegistry.cpp - pipeline type -> protocol -------------------===//
 //
-// Maps each `PipelineType` listed in Protocols.def to its protocol.
+// Maps each `PipelineType` to its protocol (Protocols.def). The switch has
+// no default, so a type without a protocol is a compiler warning here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,13 +10,12 @@
 using namespace mlir;
 using namespace mlir::tspipe;
 
-const PipelineProtocol *mlir::tspipe::getPipelineProtocol(PipelineType type) {
+const PipelineProtocol &mlir::tspipe::getPipelineProtocol(PipelineType type) {
   switch (type) {
 #define TSPIPE_PROTOCOL(Type)                                                  \
   case PipelineType::Type:                                                     \
-    return &get##Type##Protocol();
+    return get##Type##Protocol();
 #include "Protocols.def"
-  default:
-    return nullptr;
   }
+  llvm_unreachable("every PipelineType has a protocol (Protocols.def)");
 }

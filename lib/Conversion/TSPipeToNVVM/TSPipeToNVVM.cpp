@@ -14,7 +14,6 @@
 
 #include "tspipe/Conversion/Passes.h"
 #include "Protocol.h"
-#include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -88,40 +87,25 @@ private:
   }
 
   /// Interleaved pipelines: each strided cursor starts at the task's lane
-  /// (warp lane: warp - warp_idx when num_warps == stride; domain lane:
-  /// domain start % stride otherwise), docs/Protocols.md, Interleaved lanes.
+  /// (Cursor.h, getCursorSeeds; docs/Protocols.md, Interleaved lanes).
   void seedLanes(Location loc) {
     DomainLoopOp loop = task.getDomainLoop();
     for (StringRef name : order) {
       PipelineLowering &p = k.pipeline(name);
-      if (!p.config.isInterleaved())
-        continue;
       TaskCursors &c = cursors[name];
-      auto laneFor = [&](int64_t stride) -> Value {
-        if (task.getNumWarps() == stride)
-          return arith::SubIOp::create(b, loc, k.warpIdx(),
+      for (const CursorSeed &seed :
+           getCursorSeeds(p.config, task.getNumWarps())) {
+        Value lane;
+        if (seed.source == LaneSource::WarpLane) {
+          lane = arith::SubIOp::create(b, loc, k.warpIdx(),
                                        k.constI32(b, loc, task.getWarpIdx()));
-        Value lb = mapping.lookupOrDefault(loop.getLowerBound());
-        Value lb32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), lb);
-        return arith::RemUIOp::create(b, loc, lb32,
-                                      k.constI32(b, loc, stride));
-      };
-      const PipelineConfigAttr &cfg = p.config;
-      if (cfg.getAcquireStride() > 1)
-        c.producer.index = laneFor(cfg.getAcquireStride());
-      if (cfg.getCommitStride() > 1) {
-        if (cfg.getAdvanceOnAcquire())
-          c.producerCommit.index = laneFor(cfg.getCommitStride());
-        else
-          c.producer.index = laneFor(cfg.getCommitStride());
-      }
-      if (cfg.getWaitStride() > 1)
-        c.consumer.index = laneFor(cfg.getWaitStride());
-      if (cfg.getReleaseStride() > 1) {
-        if (cfg.getAdvanceOnWait())
-          c.consumerRelease.index = laneFor(cfg.getReleaseStride());
-        else
-          c.consumer.index = laneFor(cfg.getReleaseStride());
+        } else {
+          Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+          Value lb32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), lb);
+          lane = arith::RemUIOp::create(b, loc, lb32,
+                                        k.constI32(b, loc, seed.stride));
+        }
+        c.get(seed.cursor).index = lane;
       }
     }
   }
@@ -246,7 +230,7 @@ private:
               context(pipes.front(), loc, readyOf(wait.getReady()));
           stages[wait.getStage()] = {&ctx.pipeline,
                                      ctx.pipeline.protocol->wait(ctx)};
-          followLead(pipes, &TaskCursors::consumer);
+          followLead(pipes, CursorKind::Consumer);
           return success();
         })
         .Case([&](ConsumerReleaseOp rel) {
@@ -286,35 +270,29 @@ private:
     if (pipes.size() < 2)
       return;
     PipelineConfigAttr cfg = k.pipeline(pipes.front()).config;
-    if (producer)
-      followLead(pipes, cfg.getAdvanceOnAcquire() ? &TaskCursors::producerCommit
-                                                  : &TaskCursors::producer);
-    else
-      followLead(pipes, cfg.getAdvanceOnWait() ? &TaskCursors::consumerRelease
-                                               : &TaskCursors::consumer);
+    followLead(pipes, getBracketCursor(cfg, producer ? BracketRole::Commit
+                                                     : BracketRole::Release));
   }
 
   /// Sets cursor `which` of every member of `pipes` to the first one's
   /// (members of one group agree on advance_on_acquire / advance_on_wait,
   /// R67).
-  void followLead(ArrayRef<StringRef> pipes, Cursor TaskCursors::*which) {
+  void followLead(ArrayRef<StringRef> pipes, CursorKind which) {
     if (pipes.size() < 2)
       return;
-    Cursor first = cursors[pipes.front()].*which;
+    Cursor first = cursors[pipes.front()].get(which);
     for (StringRef pipe : pipes.drop_front())
-      cursors[pipe].*which = first;
+      cursors[pipe].get(which) = first;
   }
 
   LogicalResult lowerCurrentStage(CurrentStageOp cur) {
     PipelineLowering &p = k.pipeline(cur.getPipeline());
     TaskCursors &c = cursors[cur.getPipeline()];
     Value index;
-    if (cur.getRole() == Role::Producer)
-      index = p.config.getAdvanceOnAcquire() ? c.producerCommit.index
-                                             : c.producer.index;
-    else
-      index = p.config.getAdvanceOnWait() ? c.consumerRelease.index
-                                          : c.consumer.index;
+    index = c.of(p.config, cur.getRole() == Role::Producer
+                               ? BracketRole::Commit
+                               : BracketRole::Release)
+                .index;
     stages[cur.getStage()] = {&p, index};
     return success();
   }
@@ -365,13 +343,8 @@ private:
   }
 
   LogicalResult lowerDomainLoop(DomainLoopOp loop) {
+    // A constant step is not negative (X11, the domain_loop verifier).
     Location loc = loop.getLoc();
-    APInt stepValue;
-    if (matchPattern(loop.getStep(), m_ConstantInt(&stepValue)) &&
-        stepValue.isNegative())
-      return loop.emitOpError(
-          "negative steps are not supported by the lowering yet; count up "
-          "and derive the index");
     llvm::SetVector<Cursor *> advanced;
     loop.walk([&](Operation *op) { collectAdvanced(op, advanced); });
     carried = advanced.takeVector();
@@ -473,50 +446,15 @@ LLVM::GlobalOp getOrCreateDynamicSmem(RewriterBase &rewriter,
   return global;
 }
 
-/// Rule X7: the lowered protocol uses mbarrier transaction counts,
-/// `elect.sync` and TMA (PTX ISA: sm_90 and newer). Every NVVM target of the
-/// enclosing gpu.module must be at least sm_90.
-LogicalResult verifyTargets(KernelOp kernel, gpu::GPUModuleOp module) {
-  ArrayAttr targets = module.getTargetsAttr();
-  if (!targets)
-    return success(); // the chip is chosen later; gpu-module-to-binary checks
-  for (Attribute t : targets) {
-    auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
-    if (!nvvm)
-      continue;
-    StringRef chip = nvvm.getChip();
-    unsigned sm = 0;
-    StringRef digits = chip;
-    if (!digits.consume_front("sm_") ||
-        digits.take_while(llvm::isDigit).getAsInteger(10, sm) || sm < 90)
-      return kernel.emitOpError()
-             << "[X7] tspipe kernels need an sm_90 or newer target "
-                "(mbarrier transaction counts, elect.sync, TMA), but the "
-                "gpu.module targets chip = \""
-             << chip << "\"; use sm_90a or sm_100a";
-    // setmaxnreg exists only on the architecture-specific targets.
-    if (!chip.ends_with("a"))
-      for (auto task : kernel.getBody().getOps<TaskOp>())
-        if (task.getNumRegisters())
-          return task.emitOpError()
-                 << "[X7] registers(" << *task.getNumRegisters()
-                 << ") lowers to setmaxnreg, which needs an "
-                    "architecture-specific target, but the gpu.module "
-                    "targets chip = \""
-                 << chip << "\"; use \"" << chip << "a\"";
-  }
-  return success();
-}
-
 LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
+  // tspipe-verify-lowering (X9) and the kernel verifier (X7) checked the
+  // placement and the targets.
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   auto func = kernel->getParentOfType<gpu::GPUFuncOp>();
   if (!module || !func)
     return kernel.emitOpError(
-        "[X9] must be nested in a gpu.func of a gpu.module to be lowered; "
-        "put it in gpu.module @m { gpu.func @k(...) kernel { ... } }");
-  if (failed(verifyTargets(kernel, module)))
-    return failure();
+        "is not in a gpu.func of a gpu.module; run tspipe-verify-lowering "
+        "first");
   if (!kernel.getSmemBytes())
     return kernel.emitOpError(
         "has no shared memory layout; run tspipe-allocate-smem first");
@@ -605,18 +543,6 @@ struct ConvertTSPipeToNVVM
   }
 
   void runOnOperation() override {
-    // X7 for every gpu.module, tspipe kernel or not: the NVPTX backend that
-    // gpu-module-to-binary runs after this pass aborts on a malformed
-    // target feature string instead of reporting it.
-    bool targetsOk = true;
-    getOperation()->walk([&](gpu::GPUModuleOp module) {
-      if (ArrayAttr targets = module.getTargetsAttr())
-        for (Attribute t : targets)
-          targetsOk &=
-              succeeded(verifyNVVMTarget(module, module.getName(), t));
-    });
-    if (!targetsOk)
-      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     for (KernelOp kernel : kernels)

@@ -21,13 +21,6 @@
 
 namespace mlir::tspipe::tcgen05 {
 
-/// Rule X7: `tcgen05.commit` exists only on the sm_100a family. Fails with a
-/// diagnostic on `pipe` unless every NVVM target of the enclosing
-/// gpu.module is sm_100a or sm_101a (and at least one is given). Also
-/// rejects V > 2 and clusters of more than 16 CTAs (the width of a
-/// multicast mask).
-LogicalResult checkSupported(PipelineOp pipe);
-
 /// `cta_group::2` when V = 2 (the MMA of a CTA pair), else `cta_group::1`.
 NVVM::CTAGroupKind ctaGroup(PipelineConfigAttr cfg);
 

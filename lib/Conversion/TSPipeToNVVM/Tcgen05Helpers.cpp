@@ -1,6 +1,6 @@
 //===- Tcgen05Helpers.cpp - what the tcgen05 protocols share --------------===//
 //
-// Target gating, cta_group, multicast masks and the elected tcgen05.commit
+// cta_group, multicast masks and the elected tcgen05.commit
 // of the TmaUmma, UmmaAsync, AsyncUmma and UmmaUmma protocols (Tcgen05.h).
 //
 //===----------------------------------------------------------------------===//
@@ -12,47 +12,6 @@
 
 using namespace mlir;
 using namespace mlir::tspipe;
-
-/// Chips whose PTX has `tcgen05` (the NVVM ops accept these).
-static bool isTcgen05Chip(StringRef chip) {
-  return chip == "sm_100a" || chip == "sm_101a";
-}
-
-LogicalResult tcgen05::checkSupported(PipelineOp pipe) {
-  PipelineConfigAttr cfg = pipe.getConfig();
-  StringRef type = stringifyPipelineType(cfg.getPipelineType());
-  auto module = pipe->getParentOfType<gpu::GPUModuleOp>();
-  ArrayAttr targets = module ? module.getTargetsAttr() : ArrayAttr();
-  bool any = false;
-  for (Attribute t : targets ? targets.getValue() : ArrayRef<Attribute>()) {
-    auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(t);
-    if (!nvvm)
-      continue;
-    any = true;
-    if (!isTcgen05Chip(nvvm.getChip()))
-      return pipe.emitOpError()
-             << "[X7] " << type
-             << " pipelines lower to tcgen05.commit, which needs an "
-                "sm_100a-family target, but the gpu.module targets chip = \""
-             << nvvm.getChip() << "\"; use chip = \"sm_100a\"";
-  }
-  if (!any)
-    return pipe.emitOpError()
-           << "[X7] " << type
-           << " pipelines lower to tcgen05.commit, which needs an "
-              "sm_100a-family target, but the gpu.module has no NVVM target; "
-              "add #nvvm.target<chip = \"sm_100a\"> to its targets";
-  if (cfg.getV() > 2)
-    return pipe.emitOpError()
-           << "cta_layout_vmnk has V = " << cfg.getV()
-           << ", but tcgen05 MMAs pair at most 2 CTAs; use V = 1 or 2";
-  if (cfg.getClusterSize() > 16)
-    return pipe.emitOpError()
-           << "cta_layout_vmnk spans " << cfg.getClusterSize()
-           << " CTAs, more than the 16 a tcgen05.commit multicast mask "
-              "names; use a cluster of at most 16 CTAs";
-  return success();
-}
 
 NVVM::CTAGroupKind tcgen05::ctaGroup(PipelineConfigAttr cfg) {
   return cfg.getV() == 2 ? NVVM::CTAGroupKind::CTA_2
@@ -155,8 +114,7 @@ void tcgen05::commitFull(BracketContext &ctx, CommitMask mask) {
 
 void tcgen05::releaseEmpty(BracketContext &ctx, CommitMask mask) {
   PipelineConfigAttr cfg = ctx.config();
-  Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                     : ctx.cursors.consumer;
+  Cursor &c = ctx.cursors.of(cfg, BracketRole::Release);
   Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
   Value index = c.index;
   ctx.emitIf(gate, [&] {

@@ -39,22 +39,6 @@ namespace {
 
 class TmaAsyncProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    PipelineConfigAttr cfg = pipe.getConfig();
-    if (cfg.getClusterSize() > 1 &&
-        pipe.getReleaseForm() == ReleaseForm::AllThreads)
-      return pipe.emitOpError()
-             << "[X4] release(all_threads) across a " << cfg.getClusterSize()
-             << "-CTA cluster: every consumer thread would arrive on its own "
-                "CTA's empty barrier only, so the CTAs whose multicast copies "
-                "also wrote the stage are never told it is free; give "
-                "consumer_group the lane-release count (one arrive per "
-                "consumer warp and CTA of the multicast set, "
-             << getLaneReleaseArrivalsPerWarp(cfg)
-             << " per warp) so that each warp's lanes signal the peers";
-    return success();
-  }
-
   Value acquire(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
     Cursor &c = ctx.cursors.producer;
@@ -83,8 +67,7 @@ public:
 
   void release(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
+    Cursor &c = ctx.cursors.of(cfg, BracketRole::Release);
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     // The next fill of the stage is a bulk copy, a write of the async proxy,
     // while the consumer read the stage through the generic proxy. Without a

@@ -28,10 +28,6 @@ namespace {
 
 class TmaUmmaProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    return tcgen05::checkSupported(pipe);
-  }
-
   Value drainGate(BracketContext &ctx) const override {
     return tcgen05::drainOnEveryCta(ctx);
   }

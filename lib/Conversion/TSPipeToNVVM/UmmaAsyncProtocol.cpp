@@ -27,10 +27,6 @@ namespace {
 
 class UmmaAsyncProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    return tcgen05::checkSupported(pipe);
-  }
-
   void commit(BracketContext &ctx) const override {
     // In a cluster the commit reaches both CTAs of the pair (ts-semantics
     // 2.4: the producer mask is the pair's whenever T > 1).
@@ -41,8 +37,7 @@ public:
 
   void release(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    Cursor &c = cfg.getAdvanceOnWait() ? ctx.cursors.consumerRelease
-                                       : ctx.cursors.consumer;
+    Cursor &c = ctx.cursors.of(cfg, BracketRole::Release);
     Value gate = ctx.ctaGate(cfg.getConsumerSignaling());
     Value index = c.index;
     // With V = 2 the producer waits on the pair leader's empty barrier, so

@@ -25,10 +25,6 @@ namespace {
 
 class UmmaUmmaProtocol final : public PipelineProtocol {
 public:
-  LogicalResult checkSupported(PipelineOp pipe) const override {
-    return tcgen05::checkSupported(pipe);
-  }
-
   Value drainGate(BracketContext &ctx) const override {
     return tcgen05::drainOnEveryCta(ctx);
   }

@@ -417,6 +417,34 @@ func.func @X4_all_thread_release_on_cluster(%n: index) {
 
 // -----
 
+// X4 on the release form a normalized kernel records: release(all_threads)
+// written on a 2-CTA cluster although consumer_group has the lane count
+// (which R54 reports too: the recorded form and the count disagree).
+func.func @X4_recorded_all_thread_release_on_cluster(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) cluster([2, 1, 1]) normalized {
+    // expected-error @+2 {{[X4] release(all_threads) across a 2-CTA cluster: every consumer thread would arrive on its own CTA's empty barrier only, so the CTAs whose multicast copies also wrote the stage are never told it is free; give consumer_group the lane-release count (one arrive per consumer warp and CTA of the multicast set, 2 per warp) so that each warp's lanes signal the peers}}
+    // expected-error @+1 {{[R54] consumer_group gives 2 arrivals per stage, but release(all_threads) by the consumer tasks @use[1] makes 32}}
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 2>, cta_layout_vmnk = [1, 2, 1, 1]>) release(all_threads)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A declared byte count that could overflow the R56 product is out of
 // range already: one warp's bytes are bounded by the mbarrier transaction
 // count (R9).

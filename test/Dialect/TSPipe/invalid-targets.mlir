@@ -214,3 +214,63 @@ gpu.module @X9_reserved_smem_name [#nvvm.target<chip = "sm_90a", features = "+pt
     gpu.return
   }
 }
+
+// -----
+
+// X7: the lowered protocol needs mbarrier transaction counts, elect.sync and
+// TMA (sm_90 or newer).
+gpu.module @m [#nvvm.target<chip = "sm_80", features = "+ptx70">] {
+  gpu.func @X7_pre_hopper_target(%n: index) kernel {
+    // expected-error @below {{[X7] tspipe kernels need an sm_90 or newer target (mbarrier transaction counts, elect.sync, TMA), but the gpu.module targets chip = "sm_80"; use sm_90a or sm_100a}}
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: registers(n) lowers to setmaxnreg, which only the
+// architecture-specific targets have.
+gpu.module @m [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+  gpu.func @X7_setmaxnreg_needs_arch_specific(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      // expected-error @below {{[X7] registers(232) lowers to setmaxnreg, which needs an architecture-specific target, but the gpu.module targets chip = "sm_90"; use "sm_90a"}}
+      tspipe.task @heavy warps(0, 4) registers(232) {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// X7: clc_fetch_async lowers to clusterlaunchcontrol.try_cancel (sm_100 on).
+gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @X7_clc_needs_sm100(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      // expected-error @below {{[X7] a clc_fetch_async pipeline needs cluster launch control (sm_100 or newer), but gpu.module '@m' targets chip = "sm_90a"; target a chip that has it}}
+      tspipe.pipeline @clc config(<clc_fetch_async, num_stages = 1, num_bytes = 16,
+          producer_group = <thread, 1>, consumer_group = <thread, 64>,
+          cta_layout_vmnk = [1, 2, 1, 1], producer_signaling = cta_leader>)
+          smem_bytes(16)
+      tspipe.task @sched warps(0, 1) produces [@clc] consumes [@clc] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.producer_acquire @clc
+          tspipe.producer_commit @clc
+          %s = tspipe.consumer_wait @clc
+          tspipe.consumer_release @clc
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -856,6 +856,29 @@ func.func @X5_tcgen05_commit_on_thread_side(%n: index) {
   return
 }
 
+// CHECK-LABEL: func.func @X4_recorded_all_thread_release_on_cluster
+// CHECK:         release(lane)
+func.func @X4_recorded_all_thread_release_on_cluster(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) cluster([2, 1, 1]) normalized {
+    tspipe.pipeline @p config(<tma_async, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 2>, cta_layout_vmnk = [1, 2, 1, 1]>) release(lane)
+    tspipe.task @load warps(0, 1) produces [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @p
+        tspipe.producer_commit @p
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@p] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @p
+        tspipe.consumer_release @p
+      }
+    }
+  }
+  return
+}
+
 // Targets.
 
 // CHECK-LABEL: gpu.module @X7_sm_101a
@@ -874,6 +897,58 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_100a", features = "+pt
   gpu.func @X7_tcgen05_on_hopper() kernel {
     tspipe.kernel warps(1) {
       tspipe.pipeline @p config(<tma_umma, num_stages = 2, num_bytes = 1024, producer_group = <thread, 1>, consumer_group = <thread, 1>>)
+    }
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: gpu.module @X7_pre_hopper_target
+// CHECK-SAME:    chip = "sm_90a"
+gpu.module @X7_pre_hopper_target [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @X7_pre_hopper_target(%n: index) kernel {
+    tspipe.kernel warps(1) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2,
+          producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    }
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: gpu.module @X7_setmaxnreg_needs_arch_specific
+// CHECK:         registers(232)
+gpu.module @X7_setmaxnreg_needs_arch_specific [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @X7_setmaxnreg_needs_arch_specific(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      tspipe.task @heavy warps(0, 4) registers(232) {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
+// CHECK-LABEL: gpu.module @X7_clc_needs_sm100
+// CHECK:         tspipe.pipeline @clc
+gpu.module @X7_clc_needs_sm100 [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @X7_clc_needs_sm100(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(2) cluster([2, 1, 1]) {
+      tspipe.pipeline @clc config(<clc_fetch_async, num_stages = 1, num_bytes = 16,
+          producer_group = <thread, 1>, consumer_group = <thread, 64>,
+          cta_layout_vmnk = [1, 2, 1, 1], producer_signaling = cta_leader>)
+          smem_bytes(16)
+      tspipe.task @sched warps(0, 1) produces [@clc] consumes [@clc] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %p = tspipe.producer_acquire @clc
+          tspipe.producer_commit @clc
+          %s = tspipe.consumer_wait @clc
+          tspipe.consumer_release @clc
+        }
+      }
     }
     gpu.return
   }

@@ -9,6 +9,8 @@
 
 #include "Model.h"
 
+#include "tspipe/Dialect/TSPipe/IR/Cursor.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -482,20 +484,11 @@ Model progress::detail::buildModel(KernelOp kernel) {
       a.seed.assign(m.pipes.size(), {0, 0, 0, 0});
       for (unsigned p = 0; p < m.pipes.size(); ++p) {
         const PipeInfo &pi = m.pipes[p];
-        auto lane = [&](int64_t k) -> int64_t {
-          if (warps == k)
-            return split ? w : 0;
-          return ((lb % k) + k) % k;
-        };
-        // Seeding as the lowering does it (TaskLowering::seedLanes).
-        if (pi.stride[0] > 1)
-          a.seed[p][CurP] = lane(pi.stride[0]);
-        if (pi.stride[1] > 1)
-          a.seed[p][pi.advanceOnAcquire ? CurPC : CurP] = lane(pi.stride[1]);
-        if (pi.stride[2] > 1)
-          a.seed[p][CurC] = lane(pi.stride[2]);
-        if (pi.stride[3] > 1)
-          a.seed[p][pi.advanceOnWait ? CurCR : CurC] = lane(pi.stride[3]);
+        // The lowering's seeds (Cursor.h).
+        for (const CursorSeed &seed :
+             getCursorSeeds(PipelineOp(pi.op).getConfig(), warps))
+          a.seed[p][static_cast<unsigned>(seed.cursor)] =
+              getSeedLane(seed, split ? w : 0, lb);
         for (StepRole r : {Acquire, Commit, Wait, Release, Drain})
           if ((usedRoles[p] >> r) & 1)
             a.usedCursors[p] |= 1u << pi.cursorOf(r);

@@ -378,29 +378,10 @@ private:
            "iteration 0 of the domain";
   }
 
-  /// X6 (B20) and R65: a pipeline needs a producing and a consuming task;
-  /// one task on both sides (ping-pong) needs a synchronous consumer.
+  /// R65: one task on both sides (ping-pong) needs a synchronous
+  /// consumer. (A pipeline used on one side only is X6, TSPipeCopyRules.cpp.)
   void checkBothSides(PipelineOp pipe) {
     ArrayRef<TaskUse> uses = this->uses.of(pipe.getSymName());
-    bool produced = llvm::any_of(uses, [](const TaskUse &u) {
-      return u.producerSide();
-    });
-    bool consumed = llvm::any_of(uses, [](const TaskUse &u) {
-      return u.consumerSide();
-    });
-    if (produced != consumed)
-      fail(pipe) << "[X6] '@" << pipe.getSymName() << "' is "
-                 << (produced ? "produced" : "consumed")
-                 << " by a task but " << (produced ? "consumed" : "produced")
-                 << " by none, so "
-                 << (produced ? "its stages are never released and the "
-                                "producer stalls after num_stages stages"
-                              : "its stages are never filled and every "
-                                "wait hangs")
-                 << "; add a task with the "
-                 << (produced ? "consumer_wait/consumer_release"
-                              : "producer_acquire/producer_commit")
-                 << " brackets";
     PipelineType type = pipe.getConfig().getPipelineType();
     bool pingPong = getPipelineTypeFacts(type).pingPong;
     for (const TaskUse &u : uses)

@@ -23,13 +23,14 @@ static constexpr int64_t kRegisterFile = 65536;
 /// Tensor-memory columns of an SM.
 static constexpr int64_t kTmemColumns = 512;
 
-/// TS's default registers per thread when no task sets them: the register
-/// file split evenly over the warps rounded up to whole warpgroups, rounded
-/// down to a multiple of 8 (ts rule R42). The lowering picks the setmaxnreg
-/// direction against the same value.
-static int64_t defaultRegisters(KernelOp kernel) {
-  int64_t warps = llvm::alignTo(kernel.getNumWarps(), 4);
+int64_t mlir::tspipe::getDefaultRegistersPerThread(int64_t numWarps) {
+  int64_t warps = llvm::alignTo(numWarps, 4);
   return (kRegisterFile / (warps * 32 * 8)) * 8;
+}
+
+/// TS's default registers per thread of `kernel` (R42).
+static int64_t defaultRegisters(KernelOp kernel) {
+  return getDefaultRegistersPerThread(kernel.getNumWarps());
 }
 
 /// The tasks that run on CTA `rank` of the cluster (all but those pinned to

@@ -407,3 +407,28 @@ LogicalResult rules::verifyCopyRules(KernelOp kernel) {
     });
   return success(ok);
 }
+
+/// X6 (B20): what fills a stage has someone to drain it and the other way
+/// round: a pipeline that a task uses on one side needs a task on the other.
+LogicalResult rules::verifyBothSidesUsed(PipelineOp pipe,
+                                         ArrayRef<TaskUse> uses) {
+  bool produced = llvm::any_of(uses, [](const TaskUse &u) {
+    return u.producerSide();
+  });
+  bool consumed = llvm::any_of(uses, [](const TaskUse &u) {
+    return u.consumerSide();
+  });
+  if (produced == consumed)
+    return success();
+  return pipe.emitOpError()
+         << "[X6] '@" << pipe.getSymName() << "' is "
+         << (produced ? "produced" : "consumed") << " by a task but "
+         << (produced ? "consumed" : "produced") << " by none, so "
+         << (produced ? "its stages are never released and the producer "
+                        "stalls after num_stages stages"
+                      : "its stages are never filled and every wait hangs")
+         << "; add a task with the "
+         << (produced ? "consumer_wait/consumer_release"
+                      : "producer_acquire/producer_commit")
+         << " brackets";
+}

@@ -591,7 +591,10 @@ LogicalResult mlir::tspipe::rules::verifyGroupRules(KernelOp kernel) {
     }
     if (!resolved || members.empty())
       continue;
-    ok &= succeeded(verifyDerivedConfig(group, members));
+    bool derivedOk = succeeded(verifyDerivedConfig(group, members));
+    ok &= derivedOk;
+    if (derivedOk)
+      ok &= succeeded(verifyGroupArrivals(group, members));
     if (group.getConfig())
       ok &= succeeded(verifyExplicitConfig(group, members));
   }

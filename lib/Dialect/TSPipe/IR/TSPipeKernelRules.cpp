@@ -96,7 +96,7 @@ std::string rules::taskList(ArrayRef<TaskOp> tasks) {
 }
 
 /// The constant start of `task`'s domain loop, if it has one.
-static std::optional<int64_t> constantStart(TaskOp task) {
+std::optional<int64_t> rules::constantStart(TaskOp task) {
   DomainLoopOp loop = task.getDomainLoop();
   APInt start;
   if (!loop || !matchPattern(loop.getLowerBound(), m_ConstantInt(&start)))
@@ -118,6 +118,15 @@ int64_t mlir::tspipe::getLaneReleaseArrivalsPerWarp(PipelineConfigAttr cfg) {
   ArrayRef<int64_t> mcast = cfg.getMcastModeMn();
   int64_t m = cfg.getM(), n = cfg.getN();
   return mcast[0] && mcast[1] ? m + n - 1 : mcast[0] ? n : m;
+}
+
+ReleaseForm mlir::tspipe::deriveReleaseForm(PipelineConfigAttr cfg,
+                                            int64_t releasingWarps) {
+  int64_t w = releasingWarps;
+  int64_t count = cfg.getEmptyArriveCount();
+  bool allThreads = w > 0 && count == 32 * w &&
+                    count != w * getLaneReleaseArrivalsPerWarp(cfg);
+  return allThreads ? ReleaseForm::AllThreads : ReleaseForm::Lane;
 }
 
 SmallVector<TaskOp> mlir::tspipe::getSplitConsumers(KernelOp kernel,
@@ -161,6 +170,22 @@ static LogicalResult verifyNormalizedFacts(PipelineOp pipe,
            "no release form; add release(lane) or release(all_threads) "
            "(tspipe-normalize records it)";
   }
+  // X4 on the recorded form: an all-thread release arrives on each CTA's
+  // own empty barrier only, so in a cluster the CTAs whose multicast copies
+  // also wrote the stage are never told it is free.
+  if (hasReleaseForm && pipe.getReleaseForm() == ReleaseForm::AllThreads &&
+      cfg.getClusterSize() > 1) {
+    ok = false;
+    pipe.emitOpError()
+        << "[X4] release(all_threads) across a " << cfg.getClusterSize()
+        << "-CTA cluster: every consumer thread would arrive on its own "
+           "CTA's empty barrier only, so the CTAs whose multicast copies "
+           "also wrote the stage are never told it is free; give "
+           "consumer_group the lane-release count (one arrive per consumer "
+           "warp and CTA of the multicast set, "
+        << getLaneReleaseArrivalsPerWarp(cfg)
+        << " per warp) so that each warp's lanes signal the peers";
+  }
   if (!hasReleaseForm && pipe.getReleaseForm()) {
     ok = false;
     pipe.emitOpError()
@@ -182,129 +207,6 @@ SmallVector<TaskOp> mlir::tspipe::getReleasingTasks(KernelOp kernel,
 }
 
 //===----------------------------------------------------------------------===//
-// Interleaved lanes (R62-R64)
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct LaneRole {
-  const char *name;
-  int64_t stride;
-  bool (*uses)(const TaskUse &);
-};
-} // namespace
-
-/// R62: every task using a role with stride k > 1 owns exactly one warp per
-/// lane (num_warps == k) or one lane as a whole (domain-lane mode, lane
-/// start in [0, k)).
-static LogicalResult verifyLaneOwnership(PipelineOp pipe,
-                                         ArrayRef<TaskUse> uses,
-                                         ArrayRef<LaneRole> roles) {
-  bool ok = true;
-  llvm::SmallPtrSet<Operation *, 4> reported; // one report per task
-  for (const LaneRole &role : roles) {
-    if (role.stride <= 1)
-      continue;
-    for (const TaskUse &use : uses) {
-      if (!role.uses(use) || reported.contains(use.task))
-        continue;
-      TaskOp task = use.task;
-      if (task.getNumWarps() == static_cast<uint64_t>(role.stride))
-        continue;
-      if (isDomainLane(task, role.stride)) {
-        int64_t start = *constantStart(task);
-        if (start >= 0 && start < role.stride)
-          continue;
-        ok = false;
-        reported.insert(task);
-        task.emitOpError()
-            << "[R62] drives lane " << start << " of the " << role.name
-            << " role of '@" << pipe.getSymName()
-            << "' (its domain loop starts at " << start
-            << "), but interleave_stride " << role.stride << " has lanes 0 to "
-            << role.stride - 1 << "; start the domain loop at the lane, in [0, "
-            << role.stride << ")";
-        continue;
-      }
-      ok = false;
-      reported.insert(task);
-      task.emitOpError()
-          << "[R62] uses the " << role.name << " role of '@"
-          << pipe.getSymName() << "' with interleave_stride " << role.stride
-          << " but has " << task.getNumWarps()
-          << " warps; give the task exactly " << role.stride
-          << " warps (one per lane) or step its domain loop by "
-          << role.stride << " from a constant start (one lane per task)";
-    }
-  }
-  return success(ok);
-}
-
-/// R63 and R64: with different opening and closing strides on one side, no
-/// task plays both roles of that side (R64), and no task drives either of
-/// them in domain-lane mode (R63): the two roles would need separate lane
-/// cursors in one task.
-static LogicalResult verifyAsymmetricSides(PipelineOp pipe,
-                                           ArrayRef<TaskUse> uses,
-                                           ArrayRef<LaneRole> roles) {
-  bool ok = true;
-  for (unsigned side = 0; side < 2; ++side) {
-    const LaneRole &open = roles[2 * side], &close = roles[2 * side + 1];
-    if (open.stride == close.stride)
-      continue;
-    for (const TaskUse &use : uses) {
-      bool opens = open.uses(use), closes = close.uses(use);
-      if (opens && closes) {
-        ok = false;
-        use.task.emitOpError()
-            << "[R64] plays both the " << open.name << " (stride "
-            << open.stride << ") and the " << close.name << " (stride "
-            << close.stride << ") roles of '@" << pipe.getSymName()
-            << "'; split the two roles into separate tasks";
-        continue;
-      }
-      for (const LaneRole *role : {&open, &close}) {
-        bool playsRole = role == &open ? opens : closes;
-        if (!playsRole || role->stride <= 1 ||
-            use.task.getNumWarps() == static_cast<uint64_t>(role->stride) ||
-            !isDomainLane(use.task, role->stride))
-          continue;
-        ok = false;
-        use.task.emitOpError()
-            << "[R63] drives the " << role->name << " role of '@"
-            << pipe.getSymName()
-            << "' in domain-lane mode, but its strides differ ("
-            << open.name << " " << open.stride << ", " << close.name << " "
-            << close.stride
-            << "); domain lanes need equal opening and closing strides: give "
-               "the task one warp per lane, or make the two strides equal";
-      }
-    }
-  }
-  return success(ok);
-}
-
-LogicalResult rules::verifyLaneRules(KernelOp kernel,
-                                     const KernelUses &kernelUses) {
-  bool ok = true;
-  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
-    PipelineConfigAttr cfg = pipe.getConfig();
-    LaneRole roles[] = {
-        {"producer_acquire", cfg.getAcquireStride(),
-         [](const TaskUse &u) { return u.usesAcquireRole(); }},
-        {"producer_commit", cfg.getCommitStride(),
-         [](const TaskUse &u) { return u.commits; }},
-        {"consumer_wait", cfg.getWaitStride(),
-         [](const TaskUse &u) { return u.usesWaitRole(); }},
-        {"consumer_release", cfg.getReleaseStride(),
-         [](const TaskUse &u) { return u.releases; }}};
-    ArrayRef<TaskUse> uses = kernelUses.of(pipe.getSymName());
-    ok &= succeeded(verifyLaneOwnership(pipe, uses, roles));
-    ok &= succeeded(verifyAsymmetricSides(pipe, uses, roles));
-  }
-  return success(ok);
-}
-
-//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
@@ -321,6 +223,8 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyLaneRules(kernel, uses));
   ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>())
+    ok &= succeeded(verifyBothSidesUsed(pipe, uses.of(pipe.getSymName())));
   ok &= succeeded(verifyGroupRules(kernel));
   return success(ok);
 }

@@ -53,6 +53,8 @@ PipelineOp stagePipeline(Value stage, bool &producerSide);
 int64_t sumWarps(ArrayRef<TaskOp> tasks);
 /// "@a[1], @b[4]": task names with their warp counts, for diagnostics.
 std::string taskList(ArrayRef<TaskOp> tasks);
+/// The constant lower bound of `task`'s domain loop, if it has one.
+std::optional<int64_t> constantStart(TaskOp task);
 /// True when `task` drives a role of stride `k` in domain-lane mode: its
 /// warps share one lane and its domain loop steps by `k` from a constant
 /// start (ts rule R62).
@@ -62,18 +64,24 @@ bool isDomainLane(TaskOp task, int64_t k);
 LogicalResult verifySignalingRules(KernelOp kernel, const KernelUses &uses);
 /// Interleaved lanes (R62-R64).
 LogicalResult verifyLaneRules(KernelOp kernel, const KernelUses &uses);
-/// Bracket order and schedule shape (R32-R34, R40, R65, X8) and pipelines
-/// used on one side only (X6, B20).
+/// Bracket order and schedule shape (R32-R34, R40, R65, X8).
 LogicalResult verifyBracketRules(KernelOp kernel, const KernelUses &uses);
 /// Register and tensor-memory budgets (R41, R42, R44).
 LogicalResult verifyBudgetRules(KernelOp kernel);
-/// Copies and commits that fill or drain stages (X5, X6).
+/// Copies and commits that fill or drain stages (X5, X6). X6's config part
+/// (TMA num_bytes a multiple of 16) is checked by `#tspipe.config`.
 LogicalResult verifyCopyRules(KernelOp kernel);
+/// X6 (B20): a pipeline used on one side has a task on the other side.
+LogicalResult verifyBothSidesUsed(PipelineOp pipe, ArrayRef<TaskUse> uses);
 /// NVVM targets of the enclosing gpu.module (X7).
 LogicalResult verifyTargetRules(KernelOp kernel);
 /// Pipeline groups: members and derived config (R67), explicit group config
 /// (R68, R69), a pipeline in at most one group.
 LogicalResult verifyGroupRules(KernelOp kernel);
+/// One group-level bracket makes every member's arrivals (X13), for a group
+/// whose members passed R67.
+LogicalResult verifyGroupArrivals(PipelineGroupOp group,
+                                  ArrayRef<PipelineOp> members);
 
 } // namespace mlir::tspipe::rules
 

@@ -201,10 +201,9 @@ static LogicalResult verifyTmaProducer(PipelineOp pipe,
 /// (consumer_group = 32 x the releasing warps, not the lane count).
 static bool isAllThreadRelease(PipelineConfigAttr cfg,
                                ArrayRef<TaskOp> consumers) {
-  int64_t w = sumWarps(consumers);
-  int64_t count = cfg.getEmptyArriveCount();
   return cfg.getReleaseStride() == 1 && !consumers.empty() &&
-         count == 32 * w && count != w * getLaneReleaseArrivalsPerWarp(cfg);
+         deriveReleaseForm(cfg, sumWarps(consumers)) ==
+             ReleaseForm::AllThreads;
 }
 
 /// R54 (and R11, X4 on the all-thread form): the TmaAsync consumer side:

@@ -26,90 +26,8 @@ using namespace mlir::tspipe::rules;
 
 namespace {
 
-/// A chip and the least PTX ISA version (x10) it needs (PTX ISA, release
-/// notes; the same minimum LLVM 22's NVPTX backend enforces). The CUDA 13
-/// toolkit dropped sm_101 (renamed sm_110), so it is not listed.
-struct Chip {
-  StringLiteral name;
-  int minPtx;
-};
-constexpr Chip kChips[] = {
-    {"sm_75", 63},   {"sm_80", 70},   {"sm_86", 71},   {"sm_87", 74},
-    {"sm_88", 90},   {"sm_89", 78},   {"sm_90", 78},   {"sm_90a", 80},
-    {"sm_100", 86},  {"sm_100a", 86}, {"sm_100f", 88}, {"sm_103", 88},
-    {"sm_103a", 88}, {"sm_103f", 88}, {"sm_110", 90},  {"sm_110a", 90},
-    {"sm_110f", 90}, {"sm_120", 87},  {"sm_120a", 87}, {"sm_120f", 88},
-    {"sm_121", 88},  {"sm_121a", 88}, {"sm_121f", 88}};
-/// The newest PTX ISA version LLVM 22 and ptxas 13.0 know (9.0).
-constexpr int kMaxPtx = 90;
-/// Chips tspipe lowers tcgen05 pipelines for. sm_103a, sm_110a and the `f`
-/// forms have tcgen05 too, but LLVM 22.1.8's NVVM dialect accepts
-/// `tcgen05.commit` only for sm_100a and sm_101a (and CUDA 13 renamed
-/// sm_101a), so the lowering would reject them: say so at verification,
-/// when the target is known, not only when lowering.
-constexpr StringLiteral kTcgen05Chips[] = {"sm_100a"};
-
-const Chip *findChip(StringRef name) {
-  for (const Chip &c : kChips)
-    if (c.name == name)
-      return &c;
-  return nullptr;
-}
-
-/// PTX ISA versions (x10) that LLVM 22's NVPTX backend knows as `ptxNN`
-/// subtarget features (`llc -march=nvptx64 -mattr=help`), from sm_75's
-/// least (6.3) on.
-bool isKnownPtx(int v) {
-  return v == 63 || v == 64 || v == 65 || (v >= 70 && v <= 78) ||
-         (v >= 80 && v <= 88) || v == 90;
-}
-
-/// The parsed `features` of an `#nvvm.target`: the PTX version (x10) of its
-/// `+ptxNN` entry, if any, or the first entry tspipe does not accept.
-struct Features {
-  std::optional<int> ptx;
-  std::optional<std::string> bad;
-};
-
-/// Entries are separated by commas. tspipe accepts one `+ptxNN` (its
-/// version is checked by the caller): LLVM's subtarget parser asserts on an entry without
-/// a leading `+`/`-` (an abort, not a diagnostic), ignores unknown
-/// features with a warning, and an `sm_*` feature would contradict the
-/// target's `chip`.
-Features parseFeatures(StringRef features) {
-  Features out;
-  SmallVector<StringRef> parts;
-  features.split(parts, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef entry : parts) {
-    // No trimming: LLVM splits at commas only (dropping empty entries), so
-    // " +ptx80" reaches its parser with a leading space and aborts too.
-    StringRef f = entry;
-    int v = 0;
-    if (!out.ptx && f.consume_front("+ptx") && !f.empty() && f.size() <= 3 &&
-        llvm::all_of(f, llvm::isDigit) && !f.getAsInteger(10, v)) {
-      out.ptx = v;
-      continue;
-    }
-    out.bad = entry.str();
-    return out;
-  }
-  return out;
-}
-
-std::string ptxName(int v) {
-  return std::to_string(v / 10) + "." + std::to_string(v % 10);
-}
-
 bool isTcgen05Type(PipelineType t) {
   return getPipelineTypeFacts(t).minChip == PipeMinChip::Tcgen05;
-}
-
-/// The SM number of a chip name (100 for sm_100a), 0 if it has none.
-unsigned smNumber(StringRef chip) {
-  unsigned sm = 0;
-  chip.consume_front("sm_");
-  (void)chip.take_while(llvm::isDigit).getAsInteger(10, sm);
-  return sm;
 }
 
 } // namespace
@@ -172,51 +90,6 @@ static LogicalResult verifyEntryName(KernelOp kernel) {
 /// for it.
 constexpr StringLiteral kReservedSmemName = "__tspipe_dynamic_smem";
 
-FailureOr<int> mlir::tspipe::verifyNVVMTarget(Operation *diagAt,
-                                              StringRef moduleName,
-                                              Attribute target) {
-  auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
-  if (!nvvm)
-    return 0;
-  StringRef chip = nvvm.getChip();
-  const Chip *known = findChip(chip);
-  if (!known) {
-    diagAt->emitOpError()
-        << "[X7] gpu.module '@" << moduleName << "' targets chip = \""
-        << chip
-        << "\", which the CUDA 13 toolkit does not know; use a known "
-           "chip such as sm_90a, sm_100a, sm_103a, sm_110a or sm_120a";
-    return failure();
-  }
-  // Without a `+ptxNN` feature LLVM's NVPTX backend emits the least PTX
-  // ISA version the chip accepts, which is always in range.
-  Features features = parseFeatures(nvvm.getFeatures());
-  if (features.bad) {
-    diagAt->emitOpError()
-        << "[X7] gpu.module '@" << moduleName << "' targets features = \""
-        << nvvm.getFeatures() << "\", but the entry '" << *features.bad
-        << "' is not a PTX ISA version; features must be empty or one "
-           "'+ptxNN' with a version LLVM knows (e.g. \"+ptx"
-        << known->minPtx << "\" for " << chip
-        << "); give the chip with chip = \"...\", not as a feature";
-    return failure();
-  }
-  std::optional<int> ptx = features.ptx;
-  if (ptx && (*ptx < known->minPtx || *ptx > kMaxPtx || !isKnownPtx(*ptx))) {
-    InFlightDiagnostic diag = diagAt->emitOpError()
-                              << "[X7] chip \"" << chip
-                              << "\" needs PTX ISA " << ptxName(known->minPtx)
-                              << " or newer (at most " << ptxName(kMaxPtx)
-                              << "), but the target's features are \""
-                              << nvvm.getFeatures() << "\"";
-    if (!isKnownPtx(*ptx))
-      diag << " (PTX ISA " << ptxName(*ptx) << " does not exist)";
-    diag << "; use features = \"+ptx" << known->minPtx << "\"";
-    return failure();
-  }
-  return known->minPtx;
-}
-
 LogicalResult rules::verifyTargetRules(KernelOp kernel) {
   if (failed(verifyEntryName(kernel)))
     return failure();
@@ -252,13 +125,47 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
       ok = false;
       continue;
     }
+    const ChipInfo *info = lookupChip(chip);
+    // The lowered protocol uses mbarrier transaction counts, elect.sync and
+    // TMA (PTX ISA: sm_90 and newer).
+    if (!info->lowers) {
+      ok = false;
+      kernel.emitOpError()
+          << "[X7] tspipe kernels need an sm_90 or newer target (mbarrier "
+             "transaction counts, elect.sync, TMA), but the gpu.module "
+             "targets chip = \""
+          << chip << "\"; use sm_90a or sm_100a";
+      continue;
+    }
+    // registers(n) lowers to setmaxnreg, which only the
+    // architecture-specific targets have.
+    if (!info->archSpecific) {
+      std::string archChip =
+          (chip.ends_with("f") ? chip.drop_back() : chip).str() + "a";
+      for (auto task : kernel.getBody().getOps<TaskOp>())
+        if (task.getNumRegisters()) {
+          ok = false;
+          task.emitOpError()
+              << "[X7] registers(" << *task.getNumRegisters()
+              << ") lowers to setmaxnreg, which needs an "
+                 "architecture-specific target, but the gpu.module targets "
+                 "chip = \""
+              << chip << "\"; use \"" << archChip << "\"";
+        }
+    }
     for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
       PipelineType type = pipe.getConfig().getPipelineType();
       bool fits = true;
-      if (isTcgen05Type(type))
-        fits = llvm::is_contained(kTcgen05Chips, chip);
-      else if (getPipelineTypeFacts(type).minChip == PipeMinChip::Clc)
-        fits = smNumber(chip) >= 100;
+      switch (getPipelineTypeFacts(type).minChip) {
+      case PipeMinChip::Sm90:
+        break;
+      case PipeMinChip::Clc:
+        fits = info->hasClc;
+        break;
+      case PipeMinChip::Tcgen05:
+        fits = info->hasTcgen05;
+        break;
+      }
       if (fits)
         continue;
       ok = false;

@@ -6,11 +6,16 @@
 // num_stages long; 2 * num_stages for a fused merge [F_shared][E_shared])
 // and per other pipeline (2 * num_stages mbarriers, full
 // then empty), then the data buffers, 128-byte aligned; the total is
-// checked against the CTA's shared memory capacity (rule R43).
+// checked against the CTA's shared memory capacity (rule R43): the pass's
+// `capacity` option, or the capacity of the kernel's target chips
+// (TSPipeTargets.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
+
+#include "tspipe/Dialect/TSPipe/IR/Groups.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
@@ -48,7 +53,8 @@ struct TSPipeAllocateSmem
       getOperation()->emitError()
           << "[R43] tspipe-allocate-smem capacity = " << value
           << " must be >= 0 (bytes of shared memory per CTA); give the "
-             "target's capacity, e.g. capacity=232448";
+             "target's capacity, e.g. capacity=232448, or 0 for the "
+             "capacity of the kernel's target chip";
       return signalPassFailure();
     }
     getOperation()->walk([&](KernelOp kernel) {
@@ -82,17 +88,15 @@ struct TSPipeAllocateSmem
       uint64_t n = members.size();
       uint64_t array = llvm::SaturatingMultiply<uint64_t>(
           8, members.front().getConfig().getNumStages());
-      // Merge [F_0]...[F_{N-1}][E_shared], fork [F_shared][E_0]...[E_{N-1}],
-      // fused merge [F_shared][E_shared]: which array of the N + 1 (or 2)
-      // each member's full and empty barriers are.
-      bool fused = group.getMode() == GroupMode::FusedMerge;
-      bool merge = group.getMode() == GroupMode::Merge;
-      uint64_t bytes =
-          llvm::SaturatingMultiply<uint64_t>(array, fused ? 2 : n + 1);
+      // Which array of the group's each member's full and empty barriers
+      // are (Groups.h).
+      uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+          array, getGroupBarrierArrays(group.getMode(), n, 0).numArrays);
       group.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
       for (auto [i, m] : llvm::enumerate(members)) {
-        uint64_t fullArray = merge ? i : 0;
-        uint64_t emptyArray = fused ? 1 : merge ? n : i + 1;
+        GroupBarrierArrays arrays = getGroupBarrierArrays(group.getMode(), n, i);
+        uint64_t fullArray = arrays.fullArray;
+        uint64_t emptyArray = arrays.emptyArray;
         uint64_t full = llvm::SaturatingAdd(
             offset, llvm::SaturatingMultiply<uint64_t>(array, fullArray));
         uint64_t empty = llvm::SaturatingAdd(
@@ -129,14 +133,22 @@ struct TSPipeAllocateSmem
       dataBytes = llvm::SaturatingAdd(dataBytes, *bytes);
     }
     // Read the option into a plain integer: streaming the Option object into
-    // a diagnostic does not print its value.
+    // a diagnostic does not print its value. 0: the target chip's capacity.
     int64_t limit = capacity;
+    bool fromTarget = limit == 0;
+    Operation *module = kernel->getParentOp();
+    while (module && module->getName().getStringRef() != "gpu.module")
+      module = module->getParentOp();
+    if (fromTarget)
+      limit = getSmemCapacity(module);
     if (limit < 0 || offset > static_cast<uint64_t>(limit)) {
       kernel.emitOpError()
           << "[R43] shared memory use of " << offset << " bytes (" << dataBytes
           << " data + " << barrierBytes
           << " barrier bytes, with alignment) exceeds the capacity of "
-          << limit << " bytes; reduce num_stages or smem_bytes";
+          << limit << " bytes"
+          << (fromTarget ? " a CTA of the gpu.module's target chips may use" : "")
+          << "; reduce num_stages or smem_bytes";
       return failure();
     }
     kernel.setSmemBytesAttr(b.getI64IntegerAttr(clampToI64(offset)));

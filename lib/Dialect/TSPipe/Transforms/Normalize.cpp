@@ -80,13 +80,9 @@ llvm::StringMap<ConsumerUse> collectConsumerUses(KernelOp kernel) {
 }
 
 /// The release form TS picks for a TmaAsync pipeline (R54).
-ReleaseForm deriveReleaseForm(PipelineOp pipe, const ConsumerUse &use) {
-  PipelineConfigAttr cfg = pipe.getConfig();
-  int64_t w = use.releasingWarps;
-  int64_t count = cfg.getEmptyArriveCount();
-  int64_t laneCount = w * getLaneReleaseArrivalsPerWarp(cfg);
-  bool allThreads = w > 0 && count == 32 * w && count != laneCount;
-  return allThreads ? ReleaseForm::AllThreads : ReleaseForm::Lane;
+ReleaseForm releaseFormOf(PipelineOp pipe, const ConsumerUse &use) {
+  return mlir::tspipe::deriveReleaseForm(pipe.getConfig(),
+                                         use.releasingWarps);
 }
 
 void normalize(RewriterBase &rewriter, KernelOp kernel) {
@@ -98,7 +94,7 @@ void normalize(RewriterBase &rewriter, KernelOp kernel) {
     bool setAdvance = split && !cfg.getAdvanceOnWait();
     std::optional<ReleaseForm> form;
     if (getPipelineTypeFacts(cfg.getPipelineType()).hasReleaseForm)
-      form = deriveReleaseForm(pipe, use);
+      form = releaseFormOf(pipe, use);
     if (!setAdvance && pipe.getReleaseForm() == form)
       continue;
     rewriter.modifyOpInPlace(pipe, [&] {

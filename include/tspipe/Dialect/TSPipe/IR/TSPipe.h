@@ -71,6 +71,19 @@ SmallVector<TaskOp> getSplitConsumers(KernelOp kernel, StringRef pipeline);
 /// CTA, else the size of the CTA's multicast set (N, M or M + N - 1 CTAs
 /// for mcast_mode_mn = [1, 0], [0, 1], [1, 1]).
 int64_t getLaneReleaseArrivalsPerWarp(PipelineConfigAttr config);
+/// The release form TS picks for a TmaAsync pipeline whose consumer tasks
+/// release it with `releasingWarps` warps in all (R54): all_threads when
+/// consumer_group counts 32 x those warps and that is not the lane count,
+/// else lane. tspipe-normalize records it; the verifier checks against it
+/// before normalization.
+ReleaseForm deriveReleaseForm(PipelineConfigAttr config,
+                              int64_t releasingWarps);
+/// TS's default registers per thread when no task sets them, for a kernel
+/// of `numWarps` warps (ts rule R42): the 65536-register file split evenly
+/// over the warps rounded up to whole warpgroups, rounded down to a multiple
+/// of 8. The budget rules check against it and the lowering picks the
+/// setmaxnreg direction against it.
+int64_t getDefaultRegistersPerThread(int64_t numWarps);
 } // namespace mlir::tspipe
 
 #endif // TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H

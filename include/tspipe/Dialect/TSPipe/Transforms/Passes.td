@@ -14,7 +14,12 @@ def TSPipeAllocateSmem : Pass<"tspipe-allocate-smem"> {
     8-byte aligned, in declaration order), then every pipeline's data buffer
     (`smem_bytes`, 128-byte aligned). Sets `barrier_offset` and
     `buffer_offset` on each `tspipe.pipeline` and `smem_bytes` on the
-    `tspipe.kernel`, and rejects a total above `capacity` bytes (rule R43).
+    `tspipe.kernel`, and rejects a total above the capacity (rule R43): the
+    `capacity` option in bytes when it is given, else the shared memory a
+    CTA of the kernel's target chips may use (the least over the
+    `#nvvm.target`s of its `gpu.module`: 232448 bytes, 227 KiB, on sm_90 and
+    the sm_100 family, 101376 bytes, 99 KiB, on sm_120; 232448 without a
+    target).
 
     Before:
     ```mlir
@@ -27,9 +32,33 @@ def TSPipeAllocateSmem : Pass<"tspipe-allocate-smem"> {
     ```
   }];
   let options = [
-    Option<"capacity", "capacity", "int64_t", /*default=*/"232448",
-           "shared memory bytes a CTA may use (sm_90/sm_100: 232448)">
+    Option<"capacity", "capacity", "int64_t", /*default=*/"0",
+           "shared memory bytes a CTA may use; 0: the target chip's "
+           "(sm_90/sm_100: 232448, sm_120: 101376)">
   ];
+}
+
+def TSPipeVerifyLowering : Pass<"tspipe-verify-lowering"> {
+  let summary = "check what the lowering needs beyond the op verifiers";
+  let description = [{
+    The checks that decide whether `convert-tspipe-to-nvvm` can lower a
+    module but that the op verifiers leave open, because IR that is not
+    lowered yet may lack what they need (`tspipe-to-nvvm` runs this pass
+    first; the lowering assumes its checks passed):
+
+    * X7 on every `#nvvm.target` of every `gpu.module`, with or without a
+      tspipe kernel: a chip of the CUDA 13 toolkit and a `features` string
+      LLVM's NVPTX backend accepts (it aborts on a malformed one).
+    * X7: a kernel with a tcgen05 pipeline sits in a `gpu.module` with an
+      NVVM target (the kernel verifier checks the chip once there is one).
+    * X9: every `tspipe.kernel` sits in a `gpu.func` of a `gpu.module`.
+    * X12: every tspipe op of a task is a direct child of the task, its
+      domain loop or a loop guard (the lowering carries the cursors through
+      these regions only; `tspipe-check-progress` does not model brackets
+      elsewhere either).
+
+    The pass changes no IR.
+  }];
 }
 
 def TSPipeNormalize : Pass<"tspipe-normalize"> {
