@@ -14,6 +14,7 @@
 #include "tspipe-c/Dialects.h"
 #include "tspipe-c/Progress.h"
 #include "tspipe-c/PipelineTypes.h"
+#include "tspipe-c/Targets.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
@@ -37,6 +38,11 @@ nb::list fromInts(const int64_t *data, intptr_t n) {
   for (intptr_t i = 0; i < n; ++i)
     out.append(data[i]);
   return out;
+}
+
+/// An MlirStringCallback appending to the std::string at `userData`.
+void appendTo(MlirStringRef piece, void *userData) {
+  static_cast<std::string *>(userData)->append(piece.data, piece.length);
 }
 
 /// A null attribute (the verifier emitted diagnostics) becomes None.
@@ -270,6 +276,59 @@ NB_MODULE(_tspipe, m) {
       "uses_tcgen05, needs_cta_layout, allows_ping_pong, groupable, "
       "bulk_copy_bytes, release_form, interleaves_on_one_cta_only, "
       "default_producer_signaling; ValueError for another value.");
+
+  m.def(
+      "chips",
+      []() {
+        nb::list out;
+        for (intptr_t i = 0, e = tspipeChipCount(); i < e; ++i) {
+          MlirStringRef name = tspipeChipName(i);
+          out.append(std::string(name.data, name.length));
+        }
+        return out;
+      },
+      "Every chip tspipe knows (tspipe-c/Targets.h), in SM order.");
+
+  m.def(
+      "chip_facts",
+      [](const std::string &chip) {
+        MlirStringRef ref = mlirStringRefCreate(chip.data(), chip.size());
+        std::string features;
+        tspipeChipPtxFeatures(ref, appendTo, &features);
+        nb::dict d;
+        d["known"] = tspipeChipIsKnown(ref);
+        d["supported"] = tspipeChipIsSupported(ref);
+        d["arch_specific"] = tspipeChipIsArchSpecific(ref);
+        d["tcgen05"] = tspipeChipHasTcgen05(ref);
+        d["clc"] = tspipeChipHasClc(ref);
+        d["min_ptx_version"] = tspipeChipMinPtxVersion(ref);
+        d["smem_bytes_per_block"] = tspipeChipSmemBytesPerBlock(ref);
+        d["features"] = features;
+        return d;
+      },
+      nb::arg("chip"),
+      "What the targets table says of `chip` (\"sm_90a\"): known, supported "
+      "(tspipe kernels lower for it), arch_specific, tcgen05, clc, "
+      "min_ptx_version (x10, -1 unknown), smem_bytes_per_block (0 when not "
+      "supported) and the features the compile API gives its #nvvm.target.");
+
+  m.def(
+      "verify_target",
+      [](const std::string &moduleName, const std::string &chip,
+         const std::string &features) -> nb::object {
+        std::string message;
+        bool ok = tspipeVerifyTarget(
+            mlirStringRefCreate(moduleName.data(), moduleName.size()),
+            mlirStringRefCreate(chip.data(), chip.size()),
+            mlirStringRefCreate(features.data(), features.size()), appendTo,
+            &message);
+        if (ok)
+          return nb::none();
+        return nb::cast(message);
+      },
+      nb::arg("module_name"), nb::arg("chip"), nb::arg("features"),
+      "Rule X7 for an #nvvm.target: None when it is fine, else the "
+      "verifier's diagnostic text ([X7] and the fix).");
 
   m.def(
       "register_passes",

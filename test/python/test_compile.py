@@ -431,3 +431,26 @@ def test_tcgen05_lowering_needs_sm100a():
 def test_tcgen05_lowering_on_sm100a():
     ptx = _umma_umma_kernel("sm_100a").to_ptx()
     assert "tcgen05.commit.cta_group::1" in ptx
+
+
+def test_chips_come_from_the_targets_table():
+    from tspipe import targets
+    from tspipe._mlir_libs import _tspipe
+
+    assert targets.SUPPORTED_ARCHS == tuple(
+        c for c in targets.chips()
+        if targets.chip_facts(c)["supported"] and targets.chip_facts(c)["arch_specific"])
+    assert {"sm_90a", "sm_100a"} <= set(SUPPORTED_ARCHS)
+    assert targets.ptx_features("sm_90a") == "+ptx80"
+    assert targets.smem_capacity("sm_90a") == 232448
+    assert targets.smem_capacity("sm_120a") < targets.smem_capacity("sm_100a")
+    assert targets.chip_facts("sm_100a")["tcgen05"]
+    assert not targets.chip_facts("sm_90a")["tcgen05"]
+    assert _tspipe.verify_target("m", "sm_90a", "+ptx80") is None
+    problem = _tspipe.verify_target("m", "sm_90a", "+ptx70")
+    assert problem.startswith("[X7]") and "sm_90a" in problem
+    for arch, why in (("banana", "knows no such chip"), ("sm_80", "sm_90 or newer"),
+                      ("sm_90", "architecture-specific")):
+        with pytest.raises(ArchError) as info:
+            targets.check_arch(arch)
+        assert why in info.value.message, info.value.message
