@@ -12,8 +12,8 @@
 #include "TSPipeRegistration.h"
 #include "tspipe-c/Attributes.h"
 #include "tspipe-c/Dialects.h"
-#include "tspipe-c/Progress.h"
 #include "tspipe-c/PipelineTypes.h"
+#include "tspipe-c/Progress.h"
 #include "tspipe-c/Targets.h"
 
 #include "mlir/Bindings/Python/Nanobind.h"
@@ -88,7 +88,8 @@ NB_MODULE(_tspipe, m) {
   m.def(
       "group_attr",
       [](uint32_t agent, int64_t size, MlirLocation loc) {
-        return attrOrNone(tspipeCooperativeGroupAttrGetChecked(loc, agent, size));
+        return attrOrNone(
+            tspipeCooperativeGroupAttrGetChecked(loc, agent, size));
       },
       nb::arg("agent"), nb::arg("size"), nb::arg("loc").none() = nb::none(),
       "`#tspipe.group<agent, size>` (agent: the ODS Agent value), verified "
@@ -160,9 +161,9 @@ NB_MODULE(_tspipe, m) {
         d["cta_layout_vmnk"] = fromInts(f.ctaLayoutVmnk, f.numCtaLayoutVmnk);
         d["producer_signaling"] = f.producerSignaling;
         d["consumer_signaling"] = f.consumerSignaling;
-        d["consumer_wait_signaling"] =
-            f.hasConsumerWaitSignaling ? nb::cast(f.consumerWaitSignaling)
-                                       : nb::none();
+        d["consumer_wait_signaling"] = f.hasConsumerWaitSignaling
+                                           ? nb::cast(f.consumerWaitSignaling)
+                                           : nb::none();
         d["async_producer_op"] = f.asyncProducerOp;
         d["umma_consumer_producer_op"] = f.ummaConsumerProducerOp;
         d["advance_on_wait"] = f.advanceOnWait;

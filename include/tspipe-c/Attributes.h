@@ -37,12 +37,13 @@ MLIR_CAPI_EXPORTED bool tspipeTypeIsAStage(MlirType type);
 
 /// A cooperative group; null (diagnostic at `loc`) for an unknown agent or a
 /// size <= 0 (R8).
-MLIR_CAPI_EXPORTED MlirAttribute
-tspipeCooperativeGroupAttrGetChecked(MlirLocation loc, uint32_t agent,
-                                     int64_t size);
+MLIR_CAPI_EXPORTED MlirAttribute tspipeCooperativeGroupAttrGetChecked(
+    MlirLocation loc, uint32_t agent, int64_t size);
 MLIR_CAPI_EXPORTED bool tspipeAttributeIsACooperativeGroup(MlirAttribute attr);
-MLIR_CAPI_EXPORTED uint32_t tspipeCooperativeGroupAttrGetAgent(MlirAttribute attr);
-MLIR_CAPI_EXPORTED int64_t tspipeCooperativeGroupAttrGetSize(MlirAttribute attr);
+MLIR_CAPI_EXPORTED uint32_t
+tspipeCooperativeGroupAttrGetAgent(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int64_t
+tspipeCooperativeGroupAttrGetSize(MlirAttribute attr);
 
 //===----------------------------------------------------------------------===//
 // #tspipe.config<...>
@@ -112,7 +113,8 @@ tspipePipelineConfigAttrGetFacts(MlirAttribute attr,
 MLIR_CAPI_EXPORTED bool tspipeAttributeIsANVVMTarget(MlirAttribute attr);
 /// The chip (`sm_90a`), the features (`+ptx80`, or empty) and the -O level of
 /// an `#nvvm.target`. The strings live as long as the attribute's context.
-MLIR_CAPI_EXPORTED MlirStringRef tspipeNVVMTargetAttrGetChip(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirStringRef
+tspipeNVVMTargetAttrGetChip(MlirAttribute attr);
 MLIR_CAPI_EXPORTED MlirStringRef
 tspipeNVVMTargetAttrGetFeatures(MlirAttribute attr);
 MLIR_CAPI_EXPORTED int tspipeNVVMTargetAttrGetOptLevel(MlirAttribute attr);

@@ -50,11 +50,11 @@ tspipeLowerToNVVM(MlirModule module, const TSPipeLoweringOptions *options);
 /// `callback` once per gpu.module and target with the module's name, the
 /// target chip (e.g. "sm_90a") and the PTX text. `options` may be NULL.
 /// `callback` is not called when the lowering fails.
-MLIR_CAPI_EXPORTED MlirLogicalResult tspipeLowerToPTX(
-    MlirModule module, const TSPipeLoweringOptions *options,
-    void (*callback)(MlirStringRef name, MlirStringRef chip, MlirStringRef ptx,
-                     void *userData),
-    void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult
+tspipeLowerToPTX(MlirModule module, const TSPipeLoweringOptions *options,
+                 void (*callback)(MlirStringRef name, MlirStringRef chip,
+                                  MlirStringRef ptx, void *userData),
+                 void *userData);
 
 #ifdef __cplusplus
 }

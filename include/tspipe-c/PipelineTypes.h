@@ -99,8 +99,7 @@ MLIR_CAPI_EXPORTED bool tspipePipelineTypeHasBulkCopyBytes(int32_t type);
 /// The consumers' release form is derived by tspipe-normalize (R54).
 MLIR_CAPI_EXPORTED bool tspipePipelineTypeHasReleaseForm(int32_t type);
 /// An interleaved pipeline of the type must run on one CTA (R59).
-MLIR_CAPI_EXPORTED bool
-tspipePipelineTypeInterleavesOnOneCtaOnly(int32_t type);
+MLIR_CAPI_EXPORTED bool tspipePipelineTypeInterleavesOnOneCtaOnly(int32_t type);
 /// The producer signaling TS's factory defaults to, as the SignalingThreads
 /// bit set (All = 1, CtaLeader = 2, TaskWarpLeader = 4); -1 out of range.
 MLIR_CAPI_EXPORTED int32_t

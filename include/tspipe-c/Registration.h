@@ -1,4 +1,5 @@
-//===- Registration.h - C API: what a tspipe compilation registers -*- C -*-===//
+//===- Registration.h - C API: what a tspipe compilation registers -*- C
+//-*-===//
 //
 // C entry points that make a context able to go from tspipe IR to PTX: the
 // tspipe dialect and the upstream dialects a tspipe kernel sits in or is

@@ -1,4 +1,5 @@
-//===- InitTSPipe.h - registration of tspipe and what it builds on -*- C++ -*-===//
+//===- InitTSPipe.h - registration of tspipe and what it builds on -*- C++
+//-*-===//
 //
 // MLIR-style registration entry points for tools and compilers that embed
 // tspipe (library `MLIRTSPipeRegistration`, CMake package target
@@ -7,8 +8,9 @@
 //   mlir::DialectRegistry registry;
 //   mlir::tspipe::registerTSPipeCompilationDialects(registry);
 //   mlir::MLIRContext context(registry);
-//   mlir::tspipe::registerAllTSPipePasses();        // only for textual pipelines
-//   mlir::tspipe::registerTSPipeCompilationPasses(); // upstream ones they name
+//   mlir::tspipe::registerAllTSPipePasses();        // only for textual
+//   pipelines mlir::tspipe::registerTSPipeCompilationPasses(); // upstream ones
+//   they name
 //
 //===----------------------------------------------------------------------===//
 

@@ -16,9 +16,7 @@ MlirType tspipeStageTypeGet(MlirContext ctx) {
   return wrap(StageType::get(unwrap(ctx)));
 }
 
-bool tspipeTypeIsAStage(MlirType type) {
-  return isa<StageType>(unwrap(type));
-}
+bool tspipeTypeIsAStage(MlirType type) { return isa<StageType>(unwrap(type)); }
 
 MlirAttribute tspipeCooperativeGroupAttrGetChecked(MlirLocation cLoc,
                                                    uint32_t agent,
@@ -31,8 +29,8 @@ MlirAttribute tspipeCooperativeGroupAttrGetChecked(MlirLocation cLoc,
                       "thread_block_cluster";
     return MlirAttribute{nullptr};
   }
-  return wrap(CooperativeGroupAttr::getChecked(
-      [&] { return emitError(loc); }, loc.getContext(), *kind, size));
+  return wrap(CooperativeGroupAttr::getChecked([&] { return emitError(loc); },
+                                               loc.getContext(), *kind, size));
 }
 
 bool tspipeAttributeIsACooperativeGroup(MlirAttribute attr) {
@@ -40,7 +38,8 @@ bool tspipeAttributeIsACooperativeGroup(MlirAttribute attr) {
 }
 
 uint32_t tspipeCooperativeGroupAttrGetAgent(MlirAttribute attr) {
-  return static_cast<uint32_t>(cast<CooperativeGroupAttr>(unwrap(attr)).getAgent());
+  return static_cast<uint32_t>(
+      cast<CooperativeGroupAttr>(unwrap(attr)).getAgent());
 }
 
 int64_t tspipeCooperativeGroupAttrGetSize(MlirAttribute attr) {
@@ -90,9 +89,9 @@ tspipePipelineConfigAttrGetChecked(MlirLocation cLoc,
   }
   auto asyncOp = toEnum(loc, symbolizePipelineOpKind(f->asyncProducerOp),
                         f->asyncProducerOp, "async_producer_op", "R2");
-  auto ummaOp = toEnum(loc, symbolizePipelineOpKind(f->ummaConsumerProducerOp),
-                       f->ummaConsumerProducerOp, "umma_consumer_producer_op",
-                       "R3");
+  auto ummaOp =
+      toEnum(loc, symbolizePipelineOpKind(f->ummaConsumerProducerOp),
+             f->ummaConsumerProducerOp, "umma_consumer_producer_op", "R3");
   auto producerGroup =
       dyn_cast_or_null<CooperativeGroupAttr>(unwrap(f->producerGroup));
   auto consumerGroup =

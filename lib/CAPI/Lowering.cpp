@@ -37,11 +37,11 @@ MlirLogicalResult tspipeLowerToNVVM(MlirModule module,
   return wrap(tspipe::lowerKernel(unwrap(module), toCpp(options)));
 }
 
-MlirLogicalResult tspipeLowerToPTX(
-    MlirModule module, const TSPipeLoweringOptions *options,
-    void (*callback)(MlirStringRef name, MlirStringRef chip, MlirStringRef ptx,
-                     void *userData),
-    void *userData) {
+MlirLogicalResult
+tspipeLowerToPTX(MlirModule module, const TSPipeLoweringOptions *options,
+                 void (*callback)(MlirStringRef name, MlirStringRef chip,
+                                  MlirStringRef ptx, void *userData),
+                 void *userData) {
   FailureOr<SmallVector<tspipe::PTXModule>> ptx =
       tspipe::lowerToPTX(unwrap(module), toCpp(options));
   if (failed(ptx))

@@ -53,9 +53,8 @@ void tspipe::registerTSPipeCompilationDialects(DialectRegistry &registry) {
   registry.insert<affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  memref::MemRefDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect,
+                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
 
   // convert-gpu-to-nvvm (and convert-to-llvm) lower the ops of every loaded
   // dialect through its ConvertToLLVMPatternInterface.

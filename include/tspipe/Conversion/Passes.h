@@ -1,4 +1,5 @@
-//===- Passes.h - tspipe conversion passes ------------------------*- C++ -*-===//
+//===- Passes.h - tspipe conversion passes ------------------------*- C++
+//-*-===//
 
 #ifndef TSPIPE_CONVERSION_PASSES_H
 #define TSPIPE_CONVERSION_PASSES_H
@@ -7,10 +8,18 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
-namespace arith { class ArithDialect; }
-namespace scf { class SCFDialect; }
-namespace LLVM { class LLVMDialect; }
-namespace NVVM { class NVVMDialect; }
+namespace arith {
+class ArithDialect;
+}
+namespace scf {
+class SCFDialect;
+}
+namespace LLVM {
+class LLVMDialect;
+}
+namespace NVVM {
+class NVVMDialect;
+}
 } // namespace mlir
 
 namespace mlir::tspipe {

@@ -12,7 +12,8 @@
 //   wait     | WAIT F[c]
 //   release  | one elected thread per warp: tcgen05.commit
 //            | cta_group::{1,2} E[c] (multicast to `pair` when V = 2)
-//   tail     | num_stages / stride x WAIT E[p] on every CTA (also the non-leader CTA
+//   tail     | num_stages / stride x WAIT E[p] on every CTA (also the
+//   non-leader CTA
 //            | of a pair: the release commits reach its E too)
 //
 //===----------------------------------------------------------------------===//

@@ -53,16 +53,14 @@ public:
     Value lane = ctx.kernel.laneIdx();
     // Each lane l < T arms CTA l's full barrier: the multicast response
     // completes num_bytes on every CTA's barrier, so each needs its expect.
-    Value arming = arith::CmpIOp::create(ctx.b, ctx.loc,
-                                         arith::CmpIPredicate::ult, lane,
-                                         ctx.constI32(t));
+    Value arming = arith::CmpIOp::create(
+        ctx.b, ctx.loc, arith::CmpIPredicate::ult, lane, ctx.constI32(t));
     ctx.emitIf(ctx.andGates(gate, arming), [&] {
       if (t == 1) {
         ctx.expectTx(index);
         return;
       }
-      ctx.remoteArriveExpectTx(ctx.fullBarrier(index), lane,
-                               cfg.getNumBytes());
+      ctx.remoteArriveExpectTx(ctx.fullBarrier(index), lane, cfg.getNumBytes());
     });
     if (cfg.getAdvanceOnAcquire())
       ctx.advance(c, cfg.getAcquireStride(), gate);

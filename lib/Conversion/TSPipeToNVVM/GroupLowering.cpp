@@ -1,4 +1,5 @@
-//===- GroupLowering.cpp - pipeline groups in tspipe-to-nvvm ---------------===//
+//===- GroupLowering.cpp - pipeline groups in tspipe-to-nvvm
+//---------------===//
 //
 // What the lowering of a `tspipe.pipeline_group` decides before any bracket
 // is emitted (docs/Protocols.md, Pipeline groups):
@@ -90,8 +91,7 @@ LogicalResult KernelLowering::prepareGroups() {
           getPipelineTypeFacts(lead->config.getPipelineType());
       bool asyncConsumers = leadFacts.consumer.proxy == PipeProxy::Generic &&
                             leadFacts.producer.unit != PipeUnit::Tma;
-      if (asyncConsumers &&
-          llvm::any_of(members, [](PipelineLowering *m) {
+      if (asyncConsumers && llvm::any_of(members, [](PipelineLowering *m) {
             const PipelineTypeFacts &f =
                 getPipelineTypeFacts(m->config.getPipelineType());
             return f.producer.unit == PipeUnit::Tma &&

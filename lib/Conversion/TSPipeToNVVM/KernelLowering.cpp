@@ -1,7 +1,8 @@
 //===- KernelLowering.cpp - kernel-wide pieces of tspipe-to-nvvm ----------===//
 //
 // Thread and warp ids, barrier storage addresses, barrier initialization
-// (docs/Protocols.md, Barrier storage and initialization), task predicates and register hints.
+// (docs/Protocols.md, Barrier storage and initialization), task predicates and
+// register hints.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,8 +84,7 @@ Value KernelLowering::broadcastLane0(OpBuilder &b, Location loc, Value v) {
   return NVVM::ShflOp::create(
       b, loc, v.getType(), constI32(b, loc, -1), v, constI32(b, loc, 0),
       constI32(b, loc, 31),
-      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
-      UnitAttr());
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx), UnitAttr());
 }
 
 Value KernelLowering::sharedBase(OpBuilder &b, Location loc,
@@ -101,7 +101,8 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   // The warp index, broadcast from lane 0 with shfl.sync so that ptxas can
   // prove it warp-uniform: task dispatch on it then needs no warp
   // reconvergence (WARPSYNC, BSSY/BSYNC) around the elect and wait loops.
-  Value warpOfThread = arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
+  Value warpOfThread =
+      arith::DivUIOp::create(b, loc, tid, constI32(b, loc, 32));
   warp = broadcastLane0(b, loc, warpOfThread);
   lane = arith::RemUIOp::create(b, loc, tid, constI32(b, loc, 32));
   Value base = sharedBase(b, loc, smem);
@@ -119,8 +120,8 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
     p.config = cfg;
     p.protocol = protocol;
     int64_t stages = cfg.getNumStages();
-    p.fullBase = gepBytes(
-        b, loc, base, constI32(b, loc, *pipe.getBarrierOffset()));
+    p.fullBase =
+        gepBytes(b, loc, base, constI32(b, loc, *pipe.getBarrierOffset()));
     // A group member's empty barriers may lie in a shared array.
     int64_t emptyOffset = pipe.getEmptyBarrierOffset()
                               ? *pipe.getEmptyBarrierOffset()
@@ -171,9 +172,9 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
         }
         continue;
       }
-      auto loop = scf::ForOp::create(
-          b, loc, constI32(b, loc, 0),
-          constI32(b, loc, p.config.getNumStages()), constI32(b, loc, 1));
+      auto loop = scf::ForOp::create(b, loc, constI32(b, loc, 0),
+                                     constI32(b, loc, p.config.getNumStages()),
+                                     constI32(b, loc, 1));
       OpBuilder::InsertionGuard stageGuard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value idx = loop.getInductionVar();
@@ -205,15 +206,16 @@ Value KernelLowering::taskPredicate(OpBuilder &b, TaskOp task) {
     pred = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                  constI32(b, loc, lo));
   } else {
-    Value geLo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                       warp, constI32(b, loc, lo));
-    Value ltHi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       warp, constI32(b, loc, hi));
+    Value geLo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
+                                       constI32(b, loc, lo));
+    Value ltHi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
+                                       constI32(b, loc, hi));
     pred = arith::AndIOp::create(b, loc, geLo, ltHi);
   }
   if (auto cta = task.getRunOnlyOnCtaId()) {
-    Value onCta = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        ctaRank(b, loc), constI32(b, loc, *cta));
+    Value onCta =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctaRank(b, loc),
+                              constI32(b, loc, *cta));
     pred = arith::AndIOp::create(b, loc, pred, onCta);
   }
   return pred;

@@ -1,4 +1,5 @@
-//===- Protocol.h - pipeline protocols for tspipe-to-nvvm ---------*- C++ -*-===//
+//===- Protocol.h - pipeline protocols for tspipe-to-nvvm ---------*- C++
+//-*-===//
 //
 // Internal to the TSPipeToNVVM conversion.
 //
@@ -198,11 +199,11 @@ struct BracketContext {
   /// pipeline's `cta_layout_vmnk`, V fastest (column-major, as CuTe lays out
   /// a shape tuple).
   std::array<Value, 4> ctaCoords(Value rank);
-  /// One arrive (release, cluster scope; remoteArrive) on the copy of `barrier` (a shared::cta
-  /// address of this CTA) in the leader CTA of this CTA's tcgen05 pair, rank
-  /// `rank - rank % V`: `mapa` to the leader's shared::cluster address, then
-  /// the shared::cluster form of `mbarrier.arrive` (ts-semantics 1.11
-  /// ARR_R / AUC2). Local when V = 1.
+  /// One arrive (release, cluster scope; remoteArrive) on the copy of `barrier`
+  /// (a shared::cta address of this CTA) in the leader CTA of this CTA's
+  /// tcgen05 pair, rank `rank - rank % V`: `mapa` to the leader's
+  /// shared::cluster address, then the shared::cluster form of
+  /// `mbarrier.arrive` (ts-semantics 1.11 ARR_R / AUC2). Local when V = 1.
   void arriveOnPairLeader(Value barrier);
 };
 

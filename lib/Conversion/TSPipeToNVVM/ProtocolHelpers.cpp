@@ -29,9 +29,7 @@ static constexpr int64_t kUnrolledStages = 8;
 // BracketContext
 //===----------------------------------------------------------------------===//
 
-Value BracketContext::constI32(int64_t v) {
-  return kernel.constI32(b, loc, v);
-}
+Value BracketContext::constI32(int64_t v) { return kernel.constI32(b, loc, v); }
 
 void BracketContext::emitIf(Value cond, function_ref<void()> body) {
   if (!cond) {
@@ -74,8 +72,7 @@ void BracketContext::armFullElected(Value index, Value gate) {
   if (!pipeline.armsFull)
     return;
   emitIf(gate, [&] {
-    Value elected =
-        NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+    Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
     emitIf(elected, [&] { expectTx(index); });
   });
 }
@@ -84,7 +81,8 @@ Value BracketContext::ctaRank() { return kernel.ctaRank(b, loc); }
 
 Value BracketContext::mapaToCta(Value localBarrier, Value rank) {
   auto clusterPtr = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
   return NVVM::MapaOp::create(b, loc, clusterPtr, localBarrier, rank);
 }
 
@@ -97,10 +95,9 @@ void BracketContext::remoteArrive(Value localBarrier, Value rank) {
 void BracketContext::remoteArriveExpectTx(Value localBarrier, Value rank,
                                           int64_t bytes) {
   Value remote = mapaToCta(localBarrier, rank);
-  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), remote,
-                                         constI32(bytes),
-                                         NVVM::MemScopeKind::CLUSTER, false,
-                                         Value());
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), remote, constI32(bytes), NVVM::MemScopeKind::CLUSTER,
+      false, Value());
 }
 
 std::array<Value, 4> BracketContext::ctaCoords(Value rank) {
@@ -194,8 +191,8 @@ void BracketContext::waitParity(Value barrier, Value phase, Value ready,
                                      ValueRange{zero, notYet});
     {
       OpBuilder::InsertionGuard guard(b);
-      Block *before = b.createBlock(&loop.getBefore(), {}, {i64, i1},
-                                    {loc, loc});
+      Block *before =
+          b.createBlock(&loop.getBefore(), {}, {i64, i1}, {loc, loc});
       Value polls = before->getArgument(0);
       Value done = probe(barrier, phase);
       Value notDone = arith::XOrIOp::create(
@@ -205,11 +202,10 @@ void BracketContext::waitParity(Value barrier, Value phase, Value ready,
           arith::ConstantIntOp::create(b, loc, limit, 64));
       Value more = arith::AndIOp::create(b, loc, notDone, budget);
       scf::ConditionOp::create(b, loc, more, ValueRange{polls, done});
-      Block *after = b.createBlock(&loop.getAfter(), {}, {i64, i1},
-                                   {loc, loc});
-      Value next = arith::AddIOp::create(
-          b, loc, after->getArgument(0),
-          arith::ConstantIntOp::create(b, loc, 1, 64));
+      Block *after = b.createBlock(&loop.getAfter(), {}, {i64, i1}, {loc, loc});
+      Value next =
+          arith::AddIOp::create(b, loc, after->getArgument(0),
+                                arith::ConstantIntOp::create(b, loc, 1, 64));
       scf::YieldOp::create(b, loc, ValueRange{next, after->getArgument(1)});
     }
     Value done = loop.getResult(1);
@@ -227,10 +223,9 @@ void BracketContext::waitParity(Value barrier, Value phase, Value ready,
         }
         return out;
       };
-      std::string fmt = "tspipe: hang in task @" +
-                        escaped(task.getSymName()) + " waiting on @" +
-                        escaped(pipeline.op.getSymName()) + " " +
-                        escaped(what) +
+      std::string fmt = "tspipe: hang in task @" + escaped(task.getSymName()) +
+                        " waiting on @" + escaped(pipeline.op.getSymName()) +
+                        " " + escaped(what) +
                         " stage %d phase %d (cta %d, thread %d)\n";
       // One report per warp (its lane 0), then every thread traps.
       Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -250,12 +245,11 @@ void BracketContext::waitParity(Value barrier, Value phase, Value ready,
 // PipelineProtocol defaults
 //===----------------------------------------------------------------------===//
 
-void PipelineProtocol::waitEmpty(BracketContext &ctx, Value index,
-                                 Value gate) {
+void PipelineProtocol::waitEmpty(BracketContext &ctx, Value index, Value gate) {
   Cursor &c = ctx.cursors.producer;
   ctx.emitIf(gate, [&] {
-    ctx.waitParity(ctx.emptyBarrier(index), c.phase, ctx.ready,
-                   "empty barrier", index);
+    ctx.waitParity(ctx.emptyBarrier(index), c.phase, ctx.ready, "empty barrier",
+                   index);
   });
 }
 

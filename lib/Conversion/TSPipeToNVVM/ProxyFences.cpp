@@ -156,8 +156,7 @@ void KernelLowering::prepareProxyFences() {
     PipelineLowering *lead = nullptr;
     bool commit = false, release = false;
     for (Attribute a : group.getMembers()) {
-      PipelineLowering &m =
-          pipelines[cast<FlatSymbolRefAttr>(a).getValue()];
+      PipelineLowering &m = pipelines[cast<FlatSymbolRefAttr>(a).getValue()];
       if (m.groupLead)
         lead = &m;
       commit |= m.fenceBeforeCommit;

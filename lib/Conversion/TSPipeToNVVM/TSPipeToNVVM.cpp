@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tspipe/Conversion/Passes.h"
 #include "Protocol.h"
+#include "tspipe/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,8 +21,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -59,7 +59,8 @@ public:
     seedLanes(loc);
     if (failed(lowerBlock(task.getBody().front())))
       return failure();
-    // TS drains every produced pipeline at task exit (docs/Protocols.md, Producer drain).
+    // TS drains every produced pipeline at task exit (docs/Protocols.md,
+    // Producer drain).
     for (StringRef name : symbolNames(task.getProducesAttr())) {
       if (drained.contains(name))
         continue;
@@ -174,8 +175,8 @@ private:
   /// The context of a bracket on `pipeline` at the current insertion point.
   BracketContext context(StringRef pipeline, Location loc,
                          Value ready = Value()) {
-    return BracketContext{b,    loc, k, k.pipeline(pipeline),
-                          task, cursors[pipeline], ready};
+    return BracketContext{
+        b, loc, k, k.pipeline(pipeline), task, cursors[pipeline], ready};
   }
 
   LogicalResult lowerOp(Operation &op) {
@@ -185,9 +186,8 @@ private:
     };
     return TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](DomainLoopOp loop) { return lowerDomainLoop(loop); })
-        .Case<FirstIterOp, LastIterOp>([&](Operation *guard) {
-          return lowerGuard(*guard);
-        })
+        .Case<FirstIterOp, LastIterOp>(
+            [&](Operation *guard) { return lowerGuard(*guard); })
         .Case([&](ProducerTryAcquireOp acq) {
           BracketContext ctx = context(acq.getPipeline(), loc);
           mapping.map(acq.getReady(), ctx.pipeline.protocol->tryAcquire(ctx));
@@ -201,7 +201,8 @@ private:
           return success();
         })
         .Case([&](ProducerCommitOp commit) {
-          SmallVector<StringRef, 4> pipes = leadFirst(getBracketPipelines(commit));
+          SmallVector<StringRef, 4> pipes =
+              leadFirst(getBracketPipelines(commit));
           BracketContext ctx = context(pipes.front(), loc);
           ctx.pipeline.protocol->commit(ctx);
           followFirstMember(pipes, /*producer=*/true);
@@ -256,9 +257,8 @@ private:
   /// with the id and thread count tspipe gives the barrier (rule X13).
   LogicalResult lowerNamedBarrier(Operation &use) {
     Location loc = use.getLoc();
-    NamedBarrierOp barrier =
-        lookupNamedBarrier(&use, use.getAttrOfType<FlatSymbolRefAttr>(
-                                     "barrier"));
+    NamedBarrierOp barrier = lookupNamedBarrier(
+        &use, use.getAttrOfType<FlatSymbolRefAttr>("barrier"));
     if (!barrier || barrier.getThreadCount() == 0)
       return use.emitOpError("names no lowered tspipe.named_barrier");
     Value id = arith::ConstantIntOp::create(b, loc, barrier.getBarrierId(), 32);
@@ -310,10 +310,10 @@ private:
     PipelineLowering &p = k.pipeline(cur.getPipeline());
     TaskCursors &c = cursors[cur.getPipeline()];
     Value index;
-    index = c.of(p.config, cur.getRole() == Role::Producer
-                               ? BracketRole::Commit
-                               : BracketRole::Release)
-                .index;
+    index =
+        c.of(p.config, cur.getRole() == Role::Producer ? BracketRole::Commit
+                                                       : BracketRole::Release)
+            .index;
     stages[cur.getStage()] = {&p, index};
     return success();
   }
@@ -340,8 +340,7 @@ private:
   }
 
   LogicalResult lowerWorkOp(Operation &op) {
-    if (op.getDialect() &&
-        isa<TSPipeDialect>(op.getDialect()))
+    if (op.getDialect() && isa<TSPipeDialect>(op.getDialect()))
       return op.emitOpError("cannot be lowered inside a task");
 
     // Work ops: copy them, unless a tspipe op hides in one of their regions
@@ -385,9 +384,9 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
       currentIv = forOp.getInductionVar();
-      mapping.map(loop.getInductionVar(),
-                  arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                             currentIv));
+      mapping.map(
+          loop.getInductionVar(),
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), currentIv));
       unflatten(forOp.getRegionIterArgs());
       if (failed(lowerBlock(loop.getBody().front())))
         return failure();
@@ -408,12 +407,11 @@ private:
     auto [lb, ub, step] = loopBounds;
     Value cond;
     if (isa<FirstIterOp>(op)) {
-      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   currentIv, lb);
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, currentIv,
+                                   lb);
     } else {
       Value next = arith::AddIOp::create(b, loc, currentIv, step);
-      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next,
-                                   ub);
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next, ub);
     }
     SmallVector<Value> before = flatten();
     auto ifOp = scf::IfOp::create(b, loc, ValueRange(before).getTypes(), cond,
@@ -460,10 +458,10 @@ LLVM::GlobalOp getOrCreateDynamicSmem(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(module.getBody());
   RewriterBase &b = rewriter;
   auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
-  auto global = LLVM::GlobalOp::create(
-      b, module.getLoc(), arrayTy, /*isConstant=*/false,
-      LLVM::Linkage::External, kDynSmemName, Attribute(),
-      /*alignment=*/1024, /*addrSpace=*/3);
+  auto global =
+      LLVM::GlobalOp::create(b, module.getLoc(), arrayTy, /*isConstant=*/false,
+                             LLVM::Linkage::External, kDynSmemName, Attribute(),
+                             /*alignment=*/1024, /*addrSpace=*/3);
   return global;
 }
 

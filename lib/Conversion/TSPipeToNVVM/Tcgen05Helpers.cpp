@@ -20,8 +20,8 @@ NVVM::CTAGroupKind tcgen05::ctaGroup(PipelineConfigAttr cfg) {
 
 /// `pattern << shift` truncated to the 16-bit mask operand.
 static Value shiftedMask(BracketContext &ctx, int64_t pattern, Value shift) {
-  Value wide = arith::ShLIOp::create(ctx.b, ctx.loc, ctx.constI32(pattern),
-                                     shift);
+  Value wide =
+      arith::ShLIOp::create(ctx.b, ctx.loc, ctx.constI32(pattern), shift);
   return arith::TruncIOp::create(ctx.b, ctx.loc, ctx.b.getI16Type(), wide);
 }
 
@@ -57,8 +57,7 @@ Value tcgen05::multicastMask(BracketContext &ctx) {
     Value mIdx = arith::RemUIOp::create(b, loc, q, ctx.constI32(m));
     Value lIdx = arith::DivUIOp::create(b, loc, q, ctx.constI32(m * n));
     Value first = arith::AddIOp::create(
-        b, loc, mIdx,
-        arith::MulIOp::create(b, loc, lIdx, ctx.constI32(m * n)));
+        b, loc, mIdx, arith::MulIOp::create(b, loc, lIdx, ctx.constI32(m * n)));
     Value shift = arith::MulIOp::create(b, loc, first, ctx.constI32(v));
     unite(shiftedMask(ctx, row, shift));
   }
@@ -77,8 +76,8 @@ void tcgen05::electCommit(BracketContext &ctx, Value barrier, Value mask,
                           Value gate) {
   NVVM::CTAGroupKind group = ctaGroup(ctx.config());
   ctx.emitIf(gate, [&] {
-    Value elected = NVVM::ElectSyncOp::create(ctx.b, ctx.loc,
-                                              ctx.b.getI1Type(), Value());
+    Value elected =
+        NVVM::ElectSyncOp::create(ctx.b, ctx.loc, ctx.b.getI1Type(), Value());
     ctx.emitIf(elected, [&] {
       NVVM::Tcgen05CommitOp::create(
           ctx.b, ctx.loc, barrier, mask,

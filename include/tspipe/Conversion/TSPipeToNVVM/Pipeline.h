@@ -1,4 +1,5 @@
-//===- Pipeline.h - the public tspipe lowering API ----------------*- C++ -*-===//
+//===- Pipeline.h - the public tspipe lowering API ----------------*- C++
+//-*-===//
 //
 // The lowering of tspipe kernels to LLVM + NVVM (and on to PTX) as a library,
 // for compilers that run it inside their own pass pipeline. Library:

@@ -28,8 +28,7 @@ Counterexample Checker::start(FailureKind kind, const Assignment &as,
   Counterexample cex;
   cex.kind = kind;
   cex.rule = (kind == FailureKind::PhaseOverrun ||
-              kind == FailureKind::OverArrival ||
-              kind == FailureKind::LapEarly)
+              kind == FailureKind::OverArrival || kind == FailureKind::LapEarly)
                  ? "R71"
                  : "R70";
   cex.anchor = m.kernel;
@@ -56,8 +55,7 @@ std::string lengthsText(const Counterexample &cex) {
   return out;
 }
 
-void Checker::tagX8(Counterexample &cex, const Assignment &as,
-                    unsigned comp) {
+void Checker::tagX8(Counterexample &cex, const Assignment &as, unsigned comp) {
   for (unsigned t : compTasks[comp]) {
     const TaskInfo &ti = m.tasks[t];
     if (as.trips[t] != 0 || !ti.hasGuardedArrive)
@@ -87,15 +85,16 @@ void Checker::addTimeline(Counterexample &cex, const Sim &sim,
     int64_t stage;
     m.decode(e.barrier, p, full, stage);
     int64_t phase = e.wait ? waitPhase(e) : arrivals[a][e.barrier] & 1;
-    return TimelineEvent{agentName(sim.agents, a),
-                         m.pipes[p].name,
-                         full,
-                         stage,
-                         phase,
-                         std::string(roleName(e.role)).substr(
-                             std::string(roleName(e.role)).find('_') + 1),
-                         e.iter,
-                         blocked};
+    return TimelineEvent{
+        agentName(sim.agents, a),
+        m.pipes[p].name,
+        full,
+        stage,
+        phase,
+        std::string(roleName(e.role))
+            .substr(std::string(roleName(e.role)).find('_') + 1),
+        e.iter,
+        blocked};
   };
   for (auto [a, i] : sim.trace) {
     const Event &e = ev[a][i];
@@ -162,9 +161,8 @@ void Checker::showReachable(Counterexample &cex, const TaskInfo &t,
     return;
   }
   unproven = "the tasks fail when @" + t.name + " runs " +
-             std::to_string(trips) + " iterations, but no values of " +
-             names + " up to " + std::to_string(limit) +
-             " give that length";
+             std::to_string(trips) + " iterations, but no values of " + names +
+             " up to " + std::to_string(limit) + " give that length";
   result.counterexample.reset();
 }
 
@@ -228,14 +226,16 @@ Checker::lapEarly(unsigned comp, const Assignment &as, const Sim &done,
                 agentName(agents, a) + " can reach its " + roleName(e.role) +
                 " for completion " + std::to_string(e.target) + " of " +
                 barrierText(e.barrier) + " when the barrier has completed " +
-                std::to_string(have) + " phase(s); a parity wait tests one "
+                std::to_string(have) +
+                " phase(s); a parity wait tests one "
                 "phase bit, so it passes a whole ring lap early, before "
                 "the phase it waits for";
-  cex.notes.push_back(
-      {e.op, agentName(agents, a) + " waits here in " + iterText(e.iter) +
-                 " for phase parity " + std::to_string(waitPhase(e)) +
-                 " of " + barrierText(e.barrier) + ", which it has not "
-                 "waited for in the visit before"});
+  cex.notes.push_back({e.op, agentName(agents, a) + " waits here in " +
+                                 iterText(e.iter) + " for phase parity " +
+                                 std::to_string(waitPhase(e)) + " of " +
+                                 barrierText(e.barrier) +
+                                 ", which it has not "
+                                 "waited for in the visit before"});
   addTimeline(cex, least, ev, {pipeOf(e.barrier)});
   (void)done;
   return cex;
@@ -251,10 +251,9 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     int64_t drains = 0;
     for (const PipeInfo &p : m.pipes)
       drains += p.stages;
-    estimate += static_cast<int64_t>(t.head.size() + t.tail.size()) +
-                drains +
-                as.trips[m.agents[a].task] *
-                    std::max<int64_t>(1, t.body.size()) * 2;
+    estimate +=
+        static_cast<int64_t>(t.head.size() + t.tail.size()) + drains +
+        as.trips[m.agents[a].task] * std::max<int64_t>(1, t.body.size()) * 2;
   }
   totalEvents += estimate;
   if (estimate > kMaxEvents || totalEvents > kMaxTotalEvents) {
@@ -286,7 +285,7 @@ std::optional<Counterexample> Checker::check(unsigned comp,
 /// Deadlock: an agent unfinished in the final state, with who holds its credit.
 std::optional<Counterexample>
 Checker::deadlock(unsigned comp, const Assignment &as,
-                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+                  const std::vector<std::vector<Event>> &ev, const Sim &sim) {
   const std::vector<unsigned> &agents = compAgents[comp];
   // 1. Deadlock: the unique final state of every maximal run.
   std::vector<unsigned> blocked;
@@ -301,14 +300,12 @@ Checker::deadlock(unsigned comp, const Assignment &as,
       unsigned b = e.barrier;
       pipes.push_back(pipeOf(b));
       int64_t have = sim.completions(b);
-      Note blockedNote{e.op, agentName(agents, a) + " blocks in " +
-                                 iterText(e.iter) + " on " + barrierText(b) +
-                                 ", phase " + std::to_string(waitPhase(e)) +
-                                 " (" + roleName(e.role) +
-                                 " needs completion " +
-                                 std::to_string(e.target) +
-                                 ", the barrier has " +
-                                 std::to_string(have) + ")"};
+      Note blockedNote{
+          e.op, agentName(agents, a) + " blocks in " + iterText(e.iter) +
+                    " on " + barrierText(b) + ", phase " +
+                    std::to_string(waitPhase(e)) + " (" + roleName(e.role) +
+                    " needs completion " + std::to_string(e.target) +
+                    ", the barrier has " + std::to_string(have) + ")"};
       blockedNote.kind = NoteKind::Blocked;
       blockedNote.agent = agentName(agents, a);
       blockedNote.iteration = e.iter;
@@ -335,7 +332,8 @@ Checker::deadlock(unsigned comp, const Assignment &as,
                            ": no cursor lane reaches it; check "
                            "interleave_stride and the tasks' lanes"
                      : "no task runs " + std::string(roleName(arriver)) +
-                           " on @" + m.pipes[p].name + "; add it to the "
+                           " on @" + m.pipes[p].name +
+                           "; add it to the "
                            "schedule of the task that " +
                            (arriver == Commit ? "acquires" : "waits on") +
                            " the stages"});
@@ -349,21 +347,18 @@ Checker::deadlock(unsigned comp, const Assignment &as,
         int64_t did = sim.arr[o][b];
         if (did >= e.target)
           continue;
-        std::string holds = "the credit for completion " +
-                            std::to_string(e.target) + " of " +
-                            barrierText(b) + " is held by " +
-                            agentName(agents, o) + ": it has " +
-                            (arriver == Commit ? "committed" : "released") +
-                            " that stage " + std::to_string(did) +
-                            " time(s) and ";
+        std::string holds =
+            "the credit for completion " + std::to_string(e.target) + " of " +
+            barrierText(b) + " is held by " + agentName(agents, o) +
+            ": it has " + (arriver == Commit ? "committed" : "released") +
+            " that stage " + std::to_string(did) + " time(s) and ";
         Note holder;
         if (sim.finished(o)) {
           holder = {m.tasks[m.agents[owner].task].op, holds + "has finished"};
         } else {
           const Event &oe = ev[o][sim.idx[o]];
-          holder = {oe.op, holds + "is blocked here, in " +
-                               iterText(oe.iter) + " on " +
-                               barrierText(oe.barrier)};
+          holder = {oe.op, holds + "is blocked here, in " + iterText(oe.iter) +
+                               " on " + barrierText(oe.barrier)};
           holder.iteration = oe.iter;
         }
         holder.kind = NoteKind::CreditHolder;
@@ -386,7 +381,8 @@ Checker::deadlock(unsigned comp, const Assignment &as,
 /// Lap-early waits (see lapEarly).
 std::optional<Counterexample>
 Checker::lapEarlyWaits(unsigned comp, const Assignment &as,
-                 const std::vector<std::vector<Event>> &ev, const Sim &sim) {
+                       const std::vector<std::vector<Event>> &ev,
+                       const Sim &sim) {
   const std::vector<unsigned> &agents = compAgents[comp];
   // 2. Lap-early waits: a wait for completion t whose agent has not waited
   // for t - 1 on that barrier before (the barrier then has at least the
@@ -437,17 +433,16 @@ Checker::balance(unsigned comp, const Assignment &as,
     }
   for (unsigned b = 0; b < m.numBarriers; ++b) {
     unsigned p = pipeOf(b);
-    bool used = llvm::any_of(agents, [&](unsigned a) {
-      return m.agents[a].usedRoles[p] != 0;
-    });
+    bool used = llvm::any_of(
+        agents, [&](unsigned a) { return m.agents[a].usedRoles[p] != 0; });
     if (!used)
       continue;
     auto unbalanced = [&](std::string msg, unsigned a, StepRole r) {
       Counterexample cex = start(FailureKind::Unbalanced, as, comp);
-      cex.message = msg + " " + lengthsText(cex) + " [credits of " +
-                    barrierText(b) + "]";
-      Operation *op = lastOp[a][b] ? lastOp[a][b]
-                                   : m.tasks[m.agents[agents[a]].task].op;
+      cex.message =
+          msg + " " + lengthsText(cex) + " [credits of " + barrierText(b) + "]";
+      Operation *op =
+          lastOp[a][b] ? lastOp[a][b] : m.tasks[m.agents[agents[a]].task].op;
       cex.notes.push_back(
           {op, agentName(agents, a) + " executes " + roleName(r) + " on " +
                    barrierText(b) + " " + std::to_string(cnt[a][b][r]) +
@@ -455,16 +450,16 @@ Checker::balance(unsigned comp, const Assignment &as,
                    std::to_string(sim.completions(b)) + " phase(s)"});
       for (unsigned t : compTasks[comp])
         for (Operation *probe : m.tasks[t].unusedProbes)
-          if (probe->getAttrOfType<FlatSymbolRefAttr>("pipeline")
-                  .getValue() == m.pipes[p].name)
-          cex.notes.push_back(
-              {probe, "this probe is never followed by its blocking form: "
-                      "it neither waits nor takes the stage; pass its token "
-                      "to a " +
-                          std::string(isa<ProducerTryAcquireOp>(probe)
-                                          ? "tspipe.producer_acquire"
-                                          : "tspipe.consumer_wait") +
-                          " ready(...)"});
+          if (probe->getAttrOfType<FlatSymbolRefAttr>("pipeline").getValue() ==
+              m.pipes[p].name)
+            cex.notes.push_back(
+                {probe, "this probe is never followed by its blocking form: "
+                        "it neither waits nor takes the stage; pass its token "
+                        "to a " +
+                            std::string(isa<ProducerTryAcquireOp>(probe)
+                                            ? "tspipe.producer_acquire"
+                                            : "tspipe.consumer_wait") +
+                            " ready(...)"});
       addTimeline(cex, sim, ev, {p});
       tagX8(cex, as, comp);
       return cex;
@@ -511,8 +506,9 @@ Checker::balance(unsigned comp, const Assignment &as,
           continue;
         std::string what;
         if (r == Wait)
-          what = std::to_string(c - n) + " committed phase(s) are never "
-                                          "waited for by " +
+          what = std::to_string(c - n) +
+                 " committed phase(s) are never "
+                 "waited for by " +
                  agentName(agents, a);
         else if (r == Acquire && n < c)
           what = std::to_string(c - n) +
@@ -551,24 +547,24 @@ Checker::hazards(unsigned comp, const Assignment &as,
       if (e.wait && fz.completions(b) > e.target) {
         Counterexample cex = start(FailureKind::PhaseOverrun, as, comp);
         cex.message =
-            "phase overrun " + lengthsText(cex) + ": " +
-            barrierText(b) + " can reach completion " +
-            std::to_string(e.target + 1) + " before " +
-            agentName(agents, a) + " passes its " + roleName(e.role) +
-            " for completion " + std::to_string(e.target) +
+            "phase overrun " + lengthsText(cex) + ": " + barrierText(b) +
+            " can reach completion " + std::to_string(e.target + 1) +
+            " before " + agentName(agents, a) + " passes its " +
+            roleName(e.role) + " for completion " + std::to_string(e.target) +
             "; a parity wait then sees the wrong phase (it blocks forever "
             "or passes a phase early)";
-        cex.notes.push_back(
-            {e.op, agentName(agents, a) + " waits here in " +
-                       iterText(e.iter) + " for phase parity " +
-                       std::to_string(waitPhase(e)) + " of " +
-                       barrierText(b)});
+        cex.notes.push_back({e.op, agentName(agents, a) + " waits here in " +
+                                       iterText(e.iter) + " for phase parity " +
+                                       std::to_string(waitPhase(e)) + " of " +
+                                       barrierText(b)});
         if (fz.last[b].first >= 0) {
           auto [o, k] = fz.last[b];
-          cex.notes.push_back(
-              {ev[o][k].op, agentName(agents, o) + " arrives for the next "
-                            "phase here, in " + iterText(ev[o][k].iter) +
-                            ", without waiting for " + agentName(agents, a)});
+          cex.notes.push_back({ev[o][k].op, agentName(agents, o) +
+                                                " arrives for the next "
+                                                "phase here, in " +
+                                                iterText(ev[o][k].iter) +
+                                                ", without waiting for " +
+                                                agentName(agents, a)});
         }
         addTimeline(cex, fz, ev, {pipeOf(b)});
         return cex;
@@ -606,6 +602,5 @@ Checker::hazards(unsigned comp, const Assignment &as,
   }
   return std::nullopt;
 }
-
 
 } // namespace mlir::tspipe::progress::detail

@@ -1,4 +1,5 @@
-//===- Checker.h - the progress checker's engine, internal -------*- C++ -*-===//
+//===- Checker.h - the progress checker's engine, internal -------*- C++
+//-*-===//
 //
 // Internal to the progress checker: the simulation of one assignment of
 // trip counts (Sim), and the Checker that decides a kernel: Check.cpp (one
@@ -21,8 +22,8 @@
 
 namespace mlir::tspipe::progress::detail {
 
-
-inline constexpr int64_t kMaxRounds = 5000;   ///< lock-step rounds of the endless run
+inline constexpr int64_t kMaxRounds =
+    5000; ///< lock-step rounds of the endless run
 /// Largest value of a domain symbol ever simulated; a bound beyond it is
 /// reported as not proven, never cut silently.
 inline constexpr int64_t kMaxX = int64_t(1) << 26;
@@ -162,8 +163,7 @@ private:
   int64_t boundFor(unsigned comp, int sym, std::string &warning);
 
   // Counterexample construction.
-  Counterexample start(FailureKind kind, const Assignment &as,
-                       unsigned comp);
+  Counterexample start(FailureKind kind, const Assignment &as, unsigned comp);
   void addTimeline(Counterexample &cex, const Sim &sim,
                    const std::vector<std::vector<Event>> &ev,
                    const std::vector<unsigned> &pipes);

@@ -31,8 +31,9 @@ static std::string quote(StringRef s) {
   return out + "\"";
 }
 
-std::string progress::detail::graphDot(const Model &m,
-                             const std::vector<std::string> &blocked) {
+std::string
+progress::detail::graphDot(const Model &m,
+                           const std::vector<std::string> &blocked) {
   std::string out;
   llvm::raw_string_ostream os(out);
   os << "digraph tspipe_dependencies {\n"
@@ -52,9 +53,8 @@ std::string progress::detail::graphDot(const Model &m,
                        "color=\"#cc0000\""
                      : "filled, fillcolor=\"#dde8f5\"")
        << ", label="
-       << quote("@" + t.name + "\\nwarps " +
-                std::to_string(op.getWarpIdx()) + ".." +
-                std::to_string(op.getWarpIdx() + op.getNumWarps() - 1) +
+       << quote("@" + t.name + "\\nwarps " + std::to_string(op.getWarpIdx()) +
+                ".." + std::to_string(op.getWarpIdx() + op.getNumWarps() - 1) +
                 (t.agents.size() > 1 ? "\\n(one lane per warp)" : ""))
        << "];\n";
   }
@@ -88,34 +88,35 @@ std::string progress::detail::graphDot(const Model &m,
   return out;
 }
 
-std::string progress::detail::timelineDot(const Model &m, const Counterexample &cex) {
+std::string progress::detail::timelineDot(const Model &m,
+                                          const Counterexample &cex) {
   std::string out;
   llvm::raw_string_ostream os(out);
   os << "digraph tspipe_timeline {\n"
      << "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\", "
         "fontsize=10, style=filled, fillcolor=\"#eeeeee\"];\n"
-     << "  labelloc=t;\n  label="
-     << quote("[" + cex.rule + "] " + cex.message) << ";\n";
+     << "  labelloc=t;\n  label=" << quote("[" + cex.rule + "] " + cex.message)
+     << ";\n";
   // One row (cluster) per barrier stage, events chained in run order.
   std::map<std::string, std::vector<size_t>> rows;
   for (size_t i = 0; i < cex.timeline.size(); ++i) {
     const TimelineEvent &e = cex.timeline[i];
-    rows["@" + e.pipeline + (e.fullBarrier ? " full" : " empty") +
-         " stage " + std::to_string(e.stage)]
+    rows["@" + e.pipeline + (e.fullBarrier ? " full" : " empty") + " stage " +
+         std::to_string(e.stage)]
         .push_back(i);
   }
   unsigned cluster = 0;
   for (auto &[row, events] : rows) {
-    os << "  subgraph cluster_" << cluster++ << " {\n    label="
-       << quote(row) << ";\n    style=rounded;\n";
+    os << "  subgraph cluster_" << cluster++ << " {\n    label=" << quote(row)
+       << ";\n    style=rounded;\n";
     std::string prev;
     for (size_t i : events) {
       const TimelineEvent &e = cex.timeline[i];
       std::string id = "e" + std::to_string(i);
-      std::string iter = e.iteration == -1   ? "head"
-                         : e.iteration == -2 ? "tail"
-                                             : "it " +
-                                                   std::to_string(e.iteration);
+      std::string iter = e.iteration == -1 ? "head"
+                         : e.iteration == -2
+                             ? "tail"
+                             : "it " + std::to_string(e.iteration);
       os << "    " << id << " [label="
          << quote(std::to_string(i) + ": " + e.task + "\\n" + e.what + " (" +
                   iter + ", phase " + std::to_string(e.phase) + ")");

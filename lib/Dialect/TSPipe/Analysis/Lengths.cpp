@@ -78,18 +78,17 @@ Checker::Endless Checker::endless(unsigned comp,
   std::vector<std::vector<std::array<int64_t, 4>>> cnt(
       agents.size(),
       std::vector<std::array<int64_t, 4>>(m.pipes.size(), {0, 0, 0, 0}));
-  std::vector<std::vector<std::array<std::pair<int64_t, int64_t>, 4>>>
-      lastWait(agents.size(),
-               std::vector<std::array<std::pair<int64_t, int64_t>, 4>>(
-                   m.pipes.size()));
+  std::vector<std::vector<std::array<std::pair<int64_t, int64_t>, 4>>> lastWait(
+      agents.size(),
+      std::vector<std::array<std::pair<int64_t, int64_t>, 4>>(m.pipes.size()));
   for (auto &perAgent : lastWait)
     for (auto &perPipe : perAgent)
       perPipe.fill({-1, -1});
   auto completions = [&](unsigned b) {
     return m.count[b] ? U[b] / m.count[b] : 0;
   };
-  std::unordered_map<size_t, std::vector<std::pair<std::vector<int64_t>,
-                                                   int64_t>>>
+  std::unordered_map<size_t,
+                     std::vector<std::pair<std::vector<int64_t>, int64_t>>>
       seen;
   std::vector<std::vector<int64_t>> iters;
   std::vector<unsigned> compPipes;
@@ -122,8 +121,8 @@ Checker::Endless Checker::endless(unsigned comp,
         // Waits count phases (a repeated wait on a stage is no new one).
         unsigned p = pipeOf(e.barrier);
         std::pair<int64_t, int64_t> &seen = lastWait[a][p][e.role];
-        bool again = e.wait && seen == std::make_pair(int64_t(e.barrier),
-                                                      e.target);
+        bool again =
+            e.wait && seen == std::make_pair(int64_t(e.barrier), e.target);
         seen = {e.barrier, e.target};
         if (!again)
           ++cnt[a][p][e.role];
@@ -292,9 +291,10 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &unproven) {
     return capped(xss(run.it2));
   if (run.kind == Endless::Unknown) {
     unproven = "the schedules reach no periodic regime within " +
-               std::to_string(kMaxRounds) + " rounds, so the lengths to "
-               "check have no bound; checked up to " + m.symbols[sym].name +
-               " = " + std::to_string(fallbackX) + " (" +
+               std::to_string(kMaxRounds) +
+               " rounds, so the lengths to "
+               "check have no bound; checked up to " +
+               m.symbols[sym].name + " = " + std::to_string(fallbackX) + " (" +
                std::to_string(fallbackIters) + " iterations a task)";
     return std::min(fallbackX, kMaxX);
   }
@@ -342,10 +342,10 @@ int64_t Checker::boundFor(unsigned comp, int sym, std::string &unproven) {
   int64_t x = std::max(x0, fallbackX);
   unproven = "the domain loops advance at rates that do not match their "
              "lengths, so the lengths to check have no bound; checked up "
-             "to " + m.symbols[sym].name + " = " + std::to_string(x);
+             "to " +
+             m.symbols[sym].name + " = " + std::to_string(x);
   return std::min(x, kMaxX);
 }
-
 
 /// Large trip counts: the same verdict with fewer iterations. Tasks with
 /// more than kBigTrips iterations loop forever in the endless run; when it
@@ -442,10 +442,10 @@ SmallVector<std::pair<Operation *, std::string>> Checker::describe() {
     out.push_back({at, text});
   }
   for (unsigned p = 0; p < m.pipes.size(); ++p)
-    out.push_back({m.pipes[p].op,
-                   "rotation period of @" + m.pipes[p].name + ": " +
-                       std::to_string(rotationPeriod(m, p)) + " of " +
-                       std::to_string(m.pipes[p].stages) + " stage(s)"});
+    out.push_back(
+        {m.pipes[p].op, "rotation period of @" + m.pipes[p].name + ": " +
+                            std::to_string(rotationPeriod(m, p)) + " of " +
+                            std::to_string(m.pipes[p].stages) + " stage(s)"});
   for (unsigned c = 0; c < m.numComponents; ++c) {
     std::vector<int> syms;
     bool allAffine = true;
@@ -462,8 +462,7 @@ SmallVector<std::pair<Operation *, std::string>> Checker::describe() {
     out.push_back({m.tasks[compTasks[c].front()].op,
                    "lengths of the component of @" +
                        m.tasks[compTasks[c].front()].name + " checked for " +
-                       m.symbols[syms[0]].name + " = 0.." +
-                       std::to_string(hi) +
+                       m.symbols[syms[0]].name + " = 0.." + std::to_string(hi) +
                        (unproven.empty() ? "" : "; not proven: " + unproven)});
   }
   return out;

@@ -103,9 +103,9 @@ int64_t TripExpr::eval(int64_t x) const {
   return v < 0 ? 0 : v;
 }
 
-std::optional<int64_t>
-progress::detail::tripAt(const Model &m, const TaskInfo &t,
-                         ArrayRef<int64_t> leafValues) {
+std::optional<int64_t> progress::detail::tripAt(const Model &m,
+                                                const TaskInfo &t,
+                                                ArrayRef<int64_t> leafValues) {
   if (t.lbNode < 0)
     return 0;
   std::optional<APInt> lb = m.exprs.eval(t.lbNode, leafValues),
@@ -143,9 +143,9 @@ void tripOf(Model &m, TaskInfo &t) {
   t.stepNode = m.exprs.build(loop.getStep());
   for (int node : {t.lbNode, t.ubNode, t.stepNode})
     m.exprs.leavesOf(node, t.leaves);
-  std::optional<QuasiAffine> form = tripCountForm(
-      m.exprs.affine(t.lbNode), m.exprs.affine(t.ubNode),
-      m.exprs.affine(t.stepNode));
+  std::optional<QuasiAffine> form =
+      tripCountForm(m.exprs.affine(t.lbNode), m.exprs.affine(t.ubNode),
+                    m.exprs.affine(t.stepNode));
   t.affine = form.has_value() && t.leaves.size() <= 1;
   if (!t.affine)
     return;
@@ -419,7 +419,8 @@ bool Generator::emitDrain(Event &e) {
   const PipeInfo &p = m.pipes[drainPipe];
   CursorId c = p.cursorOf(Drain);
   int64_t &x = pos[drainPipe][c];
-  e = {drainOp, m.barrier(drainPipe, false, x % p.stages), Drain, true,
+  e = {drainOp,      m.barrier(drainPipe, false, x % p.stages),
+       Drain,        true,
        x / p.stages, -2};
   x += p.strideOf(Drain);
   --drainLeft;
@@ -428,7 +429,7 @@ bool Generator::emitDrain(Event &e) {
 
 bool Generator::emit(const Step &s, Event &e) {
   const PipeInfo &p = m.pipes[s.pipe];
-  int64_t iterTag = section == Section::Loop ? iter
+  int64_t iterTag = section == Section::Loop   ? iter
                     : section == Section::Head ? -1
                                                : -2;
   if (s.role == Drain) {
@@ -475,7 +476,7 @@ bool Generator::emit(const Step &s, Event &e) {
 bool Generator::next(Event &e) {
   while (true) {
     if (drainLeft > 0) {
-      int64_t tag = section == Section::Loop ? iter
+      int64_t tag = section == Section::Loop   ? iter
                     : section == Section::Head ? -1
                                                : -2;
       emitDrain(e);

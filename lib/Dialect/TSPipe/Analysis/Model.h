@@ -28,7 +28,13 @@ namespace mlir::tspipe::progress::detail {
 /// Roles of a barrier step. Acquire and Drain wait on the empty barrier,
 /// Wait waits on the full barrier; Commit arrives on the full barrier,
 /// Release on the empty barrier.
-enum StepRole : uint8_t { Acquire = 0, Commit = 1, Wait = 2, Release = 3, Drain = 4 };
+enum StepRole : uint8_t {
+  Acquire = 0,
+  Commit = 1,
+  Wait = 2,
+  Release = 3,
+  Drain = 4
+};
 /// The four cursors of a pipeline in a task (docs/Protocols.md, Cursors).
 enum CursorId : uint8_t { CurP = 0, CurPC = 1, CurC = 2, CurCR = 3 };
 enum class Guard : uint8_t { Always, First, Last };
@@ -113,7 +119,8 @@ struct AgentInfo {
   std::string name;
   /// Start position of each cursor of each pipeline (lane seeds).
   std::vector<std::array<int64_t, 4>> seed;
-  /// Cursors / roles the agent uses per pipeline (bit i = CursorId i / StepRole i).
+  /// Cursors / roles the agent uses per pipeline (bit i = CursorId i / StepRole
+  /// i).
   std::vector<uint8_t> usedCursors, usedRoles;
   unsigned component = 0;
 };

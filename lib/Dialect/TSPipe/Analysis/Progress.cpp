@@ -28,17 +28,16 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
-#include <map>
-#include <set>
 #include <functional>
+#include <map>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::tspipe;
 using namespace mlir::tspipe::progress;
 using namespace mlir::tspipe::progress::detail;
-
 
 void Checker::setupComponents() {
   compAgents.assign(m.numComponents, {});
@@ -213,7 +212,8 @@ ProgressResult Checker::run() {
       if (syms.size() > 1) {
         unproven = "the domain lengths depend on several values (" + names +
                    "), whose combinations have no bound; each was checked "
-                   "from 0 to " + std::to_string(h) +
+                   "from 0 to " +
+                   std::to_string(h) +
                    "; derive the lengths from one value to have every "
                    "length checked";
       } else {
@@ -221,19 +221,21 @@ ProgressResult Checker::run() {
         for (unsigned t : compTasks[comp])
           if (!m.tasks[t].affine)
             tasks += (tasks.empty() ? "@" : ", @") + m.tasks[t].name;
-        unproven = "the domain length of " + tasks + " is no quasi-affine "
-                   "function of " + names + " (sums, differences, products "
+        unproven = "the domain length of " + tasks +
+                   " is no quasi-affine "
+                   "function of " +
+                   names +
+                   " (sums, differences, products "
                    "and divisions by constants), so the lengths to check "
-                   "have no bound; checked " + names + " from 0 to " +
-                   std::to_string(h);
+                   "have no bound; checked " +
+                   names + " from 0 to " + std::to_string(h);
       }
       std::vector<int64_t> cur(syms.size(), 0);
       int64_t maxSum = h * static_cast<int64_t>(syms.size());
       bool stop = false;
       for (int64_t sum = 0; sum <= maxSum && !stop; ++sum) {
         // All vectors cur with 0 <= cur[i] <= h and sum(cur) = sum.
-        std::function<void(size_t, int64_t)> rec = [&](size_t i,
-                                                       int64_t left) {
+        std::function<void(size_t, int64_t)> rec = [&](size_t i, int64_t left) {
           if (stop)
             return;
           if (i == syms.size()) {
@@ -256,7 +258,8 @@ ProgressResult Checker::run() {
     if (!tooLong.empty()) {
       if (!result.counterexample)
         result.unproven.push_back("the schedules are too long to simulate "
-                                  "beyond this point: " + tooLong);
+                                  "beyond this point: " +
+                                  tooLong);
       break;
     }
     if (!result.counterexample && !unproven.empty())
@@ -277,7 +280,8 @@ ProgressResult progress::checkKernel(KernelOp kernel) {
       ProgressResult result;
       result.warnings.push_back(
           "not checked: @" + pipe.getSymName().str() + " has " +
-          std::to_string(stages) + " stages, whose barriers alone (16 bytes "
+          std::to_string(stages) +
+          " stages, whose barriers alone (16 bytes "
           "a stage) exceed the shared memory of any GPU (" +
           std::to_string(kMaxModeledStages) + " stages at most; R43)");
       return result;

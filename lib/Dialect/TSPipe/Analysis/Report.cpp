@@ -36,8 +36,8 @@ const char *progress::kindName(FailureKind k) {
 
 std::string progress::kernelName(KernelOp kernel, unsigned ordinal) {
   for (Operation *op = kernel->getParentOp(); op; op = op->getParentOp())
-    if (auto name = op->getAttrOfType<StringAttr>(
-            SymbolTable::getSymbolAttrName()))
+    if (auto name =
+            op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
       return name.getValue().str();
   return "kernel" + std::to_string(ordinal);
 }
@@ -155,12 +155,12 @@ std::string progress::reportText(KernelOp kernel, const ProgressResult &r) {
   }
   bool assumed = kernel->hasAttr(kAssumeProgressAttr);
   for (const std::string &w : r.warnings)
-    os << at << ": warning: [R70] progress checked for some lengths only: "
-       << w << "\n";
+    os << at << ": warning: [R70] progress checked for some lengths only: " << w
+       << "\n";
   for (const std::string &u : r.unproven)
     os << at << (assumed ? ": warning: " : ": error: ")
        << "[R70] progress not proven for every domain length"
-       << (assumed ? " (accepted by tspipe.assume_progress)" : "") << ": "
-       << u << "\n";
+       << (assumed ? " (accepted by tspipe.assume_progress)" : "") << ": " << u
+       << "\n";
   return out;
 }

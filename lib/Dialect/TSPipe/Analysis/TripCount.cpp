@@ -244,11 +244,10 @@ progress::detail::tripCountForm(std::optional<QuasiAffine> lb,
 }
 
 int ExprTable::intern(Node n) {
-  auto key = std::make_tuple(static_cast<int>(n.kind), n.width, n.lhs, n.rhs,
-                             n.kind == Kind::Const
-                                 ? llvm::toString(n.value, 16, true)
-                                 : std::string(),
-                             n.leaf);
+  auto key = std::make_tuple(
+      static_cast<int>(n.kind), n.width, n.lhs, n.rhs,
+      n.kind == Kind::Const ? llvm::toString(n.value, 16, true) : std::string(),
+      n.leaf);
   auto [it, inserted] = index.try_emplace(key, nodes.size());
   if (inserted)
     nodes.push_back(std::move(n));
@@ -324,7 +323,9 @@ int ExprTable::build(Value v) {
     unsigned from = nodes[in].width;
     if (from == width)
       return result(in);
-    Node n(from > width ? Kind::Trunc : isSigned ? Kind::SExt : Kind::ZExt,
+    Node n(from > width ? Kind::Trunc
+           : isSigned   ? Kind::SExt
+                        : Kind::ZExt,
            width);
     n.lhs = in;
     return result(intern(std::move(n)));
@@ -386,8 +387,7 @@ std::optional<APInt> ExprTable::eval(int id,
   default:
     break;
   }
-  std::optional<APInt> l = eval(n.lhs, leafValues),
-                       r = eval(n.rhs, leafValues);
+  std::optional<APInt> l = eval(n.lhs, leafValues), r = eval(n.rhs, leafValues);
   if (!l || !r)
     return std::nullopt;
   bool divides = n.kind == Kind::DivU || n.kind == Kind::DivS ||
@@ -396,8 +396,7 @@ std::optional<APInt> ExprTable::eval(int id,
                  n.kind == Kind::RemS;
   if (divides && r->isZero())
     return std::nullopt;
-  if (divides && isSigned(n.kind) && l->isMinSignedValue() &&
-      r->isAllOnes())
+  if (divides && isSigned(n.kind) && l->isMinSignedValue() && r->isAllOnes())
     return std::nullopt;
   switch (n.kind) {
   case Kind::Add:
@@ -539,8 +538,7 @@ std::optional<QuasiAffine> ExprTable::affine(int id) const {
   case Kind::MaxU:
   case Kind::MinU: {
     QA x = k >= 0 ? nonnegative(*l) : std::nullopt;
-    return x ? withFrom(clampConst(*x, k, n.kind == Kind::MaxU))
-             : std::nullopt;
+    return x ? withFrom(clampConst(*x, k, n.kind == Kind::MaxU)) : std::nullopt;
   }
   default:
     return std::nullopt; // remainders: not quasi-affine

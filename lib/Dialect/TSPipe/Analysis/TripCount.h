@@ -48,8 +48,25 @@ struct QuasiAffine {
 class ExprTable {
 public:
   enum class Kind : uint8_t {
-    Const, Leaf, Add, Sub, Mul, DivU, DivS, CeilDivU, CeilDivS, FloorDivS,
-    RemU, RemS, MinS, MaxS, MinU, MaxU, SExt, ZExt, Trunc
+    Const,
+    Leaf,
+    Add,
+    Sub,
+    Mul,
+    DivU,
+    DivS,
+    CeilDivU,
+    CeilDivS,
+    FloorDivS,
+    RemU,
+    RemS,
+    MinS,
+    MaxS,
+    MinU,
+    MaxU,
+    SExt,
+    ZExt,
+    Trunc
   };
   struct Node {
     Node(Kind kind, unsigned width) : kind(kind), width(width) {}

@@ -43,13 +43,12 @@ int64_t mlir::tspipe::getCommitCursorStride(PipelineConfigAttr cfg) {
 }
 
 unsigned mlir::tspipe::getInitialPhase(CursorKind kind) {
-  return kind == CursorKind::Producer || kind == CursorKind::ProducerCommit
-             ? 1
-             : 0;
+  return kind == CursorKind::Producer || kind == CursorKind::ProducerCommit ? 1
+                                                                            : 0;
 }
 
-SmallVector<CursorSeed, 4>
-mlir::tspipe::getCursorSeeds(PipelineConfigAttr cfg, int64_t taskWarps) {
+SmallVector<CursorSeed, 4> mlir::tspipe::getCursorSeeds(PipelineConfigAttr cfg,
+                                                        int64_t taskWarps) {
   SmallVector<CursorSeed, 4> seeds;
   if (!cfg.isInterleaved())
     return seeds;
@@ -58,9 +57,9 @@ mlir::tspipe::getCursorSeeds(PipelineConfigAttr cfg, int64_t taskWarps) {
     int64_t stride = getBracketStride(cfg, role);
     if (stride <= 1)
       continue;
-    seeds.push_back({getBracketCursor(cfg, role), stride,
-                     taskWarps == stride ? LaneSource::WarpLane
-                                         : LaneSource::DomainLane});
+    seeds.push_back(
+        {getBracketCursor(cfg, role), stride,
+         taskWarps == stride ? LaneSource::WarpLane : LaneSource::DomainLane});
   }
   return seeds;
 }

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -38,8 +38,8 @@ CooperativeGroupAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (size <= 0)
     return emitError() << "[R8] cooperative group size must be greater than 0, "
                           "got "
-                       << size << "; give the number of " << stringifyAgent(agent)
-                       << "s that arrive";
+                       << size << "; give the number of "
+                       << stringifyAgent(agent) << "s that arrive";
   // An mbarrier's expected arrival count is at most 2^20 - 1 (PTX ISA,
   // mbarrier.init); a group larger than that cannot be a barrier's count,
   // and bounding it here also keeps 32 x size from overflowing.
@@ -86,8 +86,8 @@ PipelineConfigAttr PipelineConfigAttr::getDefault(
   SignalingThreads prodSig =
       getPipelineTypeFacts(type).defaultProducerSignaling;
   return PipelineConfigAttr::get(
-      ctx, type, numStages, numBytes, producer, consumer, kDefaultVmnk,
-      prodSig, SignalingThreads::All, std::nullopt, PipelineOpKind::AsyncThread,
+      ctx, type, numStages, numBytes, producer, consumer, kDefaultVmnk, prodSig,
+      SignalingThreads::All, std::nullopt, PipelineOpKind::AsyncThread,
       PipelineOpKind::AsyncThread, false, false, kDefaultStride, std::nullopt,
       kDefaultMcast);
 }
@@ -146,7 +146,8 @@ verifySignaling(function_ref<InFlightDiagnostic()> emitError, StringRef field,
                 SignalingThreads s) {
   if (isValidSignaling(s))
     return success();
-  return emitError() << "[R1] " << field << " = " << stringifySignalingThreads(s)
+  return emitError() << "[R1] " << field << " = "
+                     << stringifySignalingThreads(s)
                      << " is an unsupported combination; supported values are "
                         "all, cta_leader, task_warp_leader and "
                         "cta_leader|task_warp_leader ('all' combines with "
@@ -170,8 +171,8 @@ LogicalResult PipelineConfigAttr::verify(
   // R1: signaling thread values.
   if (failed(verifySignaling(emitError, "producer_signaling",
                              producerSignaling)) ||
-      failed(verifySignaling(emitError, "consumer_signaling",
-                             consumerSignaling)))
+      failed(
+          verifySignaling(emitError, "consumer_signaling", consumerSignaling)))
     return failure();
   if (consumerWaitSignaling &&
       failed(verifySignaling(emitError, "consumer_wait_signaling",
@@ -265,11 +266,10 @@ LogicalResult PipelineConfigAttr::verify(
 
   // R4: interleave_stride shape and values.
   if (strides.size() != 1 && strides.size() != 4)
-    return emitError()
-           << "[R4] interleave_stride must be one int or 4 ints "
-              "(producer_acquire, producer_commit, consumer_wait, "
-              "consumer_release), got "
-           << strides.size() << " values";
+    return emitError() << "[R4] interleave_stride must be one int or 4 ints "
+                          "(producer_acquire, producer_commit, consumer_wait, "
+                          "consumer_release), got "
+                       << strides.size() << " values";
   for (auto [i, s] : llvm::enumerate(strides))
     if (s < 1)
       return emitError() << "[R4] interleave_stride"
@@ -388,10 +388,9 @@ static ParseResult parseSignaling(AsmParser &parser, StringRef field,
 }
 
 template <typename EnumT>
-static ParseResult parseEnumKeyword(AsmParser &parser, EnumT &out,
-                                    std::optional<EnumT> (*symbolize)(StringRef),
-                                    StringRef (*stringify)(EnumT),
-                                    unsigned maxValue, StringRef what) {
+static ParseResult parseEnumKeyword(
+    AsmParser &parser, EnumT &out, std::optional<EnumT> (*symbolize)(StringRef),
+    StringRef (*stringify)(EnumT), unsigned maxValue, StringRef what) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef kw;
   bool isKeyword = succeeded(parser.parseOptionalKeyword(&kw));
@@ -542,8 +541,7 @@ Attribute PipelineConfigAttr::parse(AsmParser &parser, Type) {
     } else if (key == "async_producer_op") {
       r = parsePipelineOpKind(parser, asyncOp);
     } else if (key == "umma_consumer_producer_op") {
-      r = parsePipelineOpKind(parser, ummaOp,
-                              "[R14] async_umma producer op");
+      r = parsePipelineOpKind(parser, ummaOp, "[R14] async_umma producer op");
     } else if (key == "advance_on_wait") {
       r = parseBool(parser, key, advanceOnWait);
     } else if (key == "advance_on_acquire") {
@@ -639,7 +637,8 @@ void PipelineConfigAttr::print(AsmPrinter &printer) const {
   if (auto wait = getConsumerWaitSignaling())
     os << ", consumer_wait_signaling = " << stringifySignalingThreads(*wait);
   if (getAsyncProducerOp() != PipelineOpKind::AsyncThread)
-    os << ", async_producer_op = " << stringifyPipelineOpKind(getAsyncProducerOp());
+    os << ", async_producer_op = "
+       << stringifyPipelineOpKind(getAsyncProducerOp());
   if (getUmmaConsumerProducerOp() != PipelineOpKind::AsyncThread)
     os << ", umma_consumer_producer_op = "
        << stringifyPipelineOpKind(getUmmaConsumerProducerOp());

@@ -39,7 +39,8 @@ NamedBarrierOp mlir::tspipe::lookupNamedBarrier(Operation *from,
 
 int64_t NamedBarrierOp::getBarrierId() {
   int64_t id = 1;
-  for (auto other : (*this)->getParentOfType<KernelOp>()
+  for (auto other : (*this)
+                        ->getParentOfType<KernelOp>()
                         .getBody()
                         .getOps<NamedBarrierOp>()) {
     if (other == *this)
@@ -124,17 +125,14 @@ bool checkCtaWideBarriers(KernelOp kernel, TaskOp task) {
          << ", " << task.getWarpIdx() + task.getNumWarps() << ") of "
          << kernel.getNumWarps() << "";
     if (cluster && spansCta)
-      diag << " on CTA " << task.getRunOnlyOnCtaIdAttr().getInt()
-           << " only";
-    diag << ", so the other "
-         << (cluster ? "threads of the cluster" : "warps")
+      diag << " on CTA " << task.getRunOnlyOnCtaIdAttr().getInt() << " only";
+    diag << ", so the other " << (cluster ? "threads of the cluster" : "warps")
          << " never arrive and the barrier never completes; ";
     if (cluster)
       diag << "synchronize the CTAs through a pipeline spanning the "
               "cluster instead";
     else
-      diag << "declare 'tspipe.named_barrier @b tasks [@"
-           << task.getSymName()
+      diag << "declare 'tspipe.named_barrier @b tasks [@" << task.getSymName()
            << ", ...]' and use 'tspipe.named_barrier_sync @b'";
   });
   return ok;
@@ -219,8 +217,8 @@ bool checkNamedBarrier(KernelOp kernel, NamedBarrierOp barrier,
       continue;
     }
     if (!seen.insert(ref.getValue()).second) {
-      barrier.emitOpError() << "[X13] lists task " << ref
-                            << " twice; list each task once";
+      barrier.emitOpError()
+          << "[X13] lists task " << ref << " twice; list each task once";
       ok = false;
       continue;
     }

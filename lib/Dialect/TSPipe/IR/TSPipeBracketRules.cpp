@@ -69,8 +69,7 @@ TaskEvents collectEvents(TaskOp task) {
     top.walk<WalkOrder::PreOrder>([&](Operation *op) {
       std::optional<Kind> kind;
       SmallVector<StringRef, 4> pipes;
-      if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
-              op)) {
+      if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(op)) {
         bool producer = false;
         PipelineOp p = stagePipeline(op->getOperand(0), producer);
         if (!p)
@@ -94,8 +93,8 @@ TaskEvents collectEvents(TaskOp task) {
       bool guarded = op->getParentOfType<FirstIterOp>() ||
                      op->getParentOfType<LastIterOp>();
       for (StringRef pipe : pipes) {
-        Event e{*kind, op, pipe, section, guarded,
-                static_cast<unsigned>(ev.all.size())};
+        Event e{*kind,   op,      pipe,
+                section, guarded, static_cast<unsigned>(ev.all.size())};
         ev.all.push_back(e);
         ev.byPipe[pipe].push_back(e);
       }
@@ -217,19 +216,17 @@ private:
   void checkSide(TaskOp task, PipelineOp pipe, const TaskEvents &ev,
                  ArrayRef<Event> events, const Side &s) {
     StringRef name = pipe.getSymName();
-    bool hasOpen = llvm::any_of(events, [&](const Event &e) {
-      return e.kind == s.open;
-    });
-    bool hasClose = llvm::any_of(events, [&](const Event &e) {
-      return e.kind == s.close;
-    });
+    bool hasOpen =
+        llvm::any_of(events, [&](const Event &e) { return e.kind == s.open; });
+    bool hasClose =
+        llvm::any_of(events, [&](const Event &e) { return e.kind == s.close; });
     // R34: a probe is followed by its blocking form.
     for (auto [i, e] : llvm::enumerate(events))
       if (e.kind == s.probe &&
           llvm::none_of(events.drop_front(i + 1),
                         [&](const Event &l) { return l.kind == s.open; }))
-        fail(e.op) << "[R34] probes '@" << name
-                   << "' but no later " << s.openName
+        fail(e.op) << "[R34] probes '@" << name << "' but no later "
+                   << s.openName
                    << " of this task follows it; add the blocking "
                    << s.openName << " @" << name
                    << " (pass the probe as its ready operand)";
@@ -240,9 +237,9 @@ private:
       // side needs its own commit cursor for that (advance_on_acquire); the
       // consumer side gets advance_on_wait from the normalizing pass (R66).
       if (producerSide && hasClose && !s.split)
-        fail(llvm::find_if(events, [&](const Event &e) {
-               return e.kind == s.close;
-             })->op)
+        fail(llvm::find_if(events,
+                           [&](const Event &e) { return e.kind == s.close; })
+                 ->op)
             << "[R33] commits '@" << name
             << "' in a task that never acquires it, but the pipeline has no "
                "advance_on_acquire (separate commit cursor); acquire in this "
@@ -296,8 +293,8 @@ private:
                        << s.openName;
         } else if (e.kind == s.close) {
           if (opens <= closes)
-            fail(e.op) << "[" << s.rule << "] " << s.closeName << " @"
-                       << name << " comes before the " << s.openName
+            fail(e.op) << "[" << s.rule << "] " << s.closeName << " @" << name
+                       << " comes before the " << s.openName
                        << " it closes; move it after that " << s.openName;
           else
             ++closes;
@@ -305,8 +302,8 @@ private:
       }
       if (hasClose && worked && opens > closes)
         fail(events.back().op)
-            << "[" << s.rule << "] the task opens '@" << name << "' "
-            << opens << " time(s) but closes it " << closes
+            << "[" << s.rule << "] the task opens '@" << name << "' " << opens
+            << " time(s) but closes it " << closes
             << " time(s); add the missing " << s.closeName;
       return;
     }
@@ -325,8 +322,8 @@ private:
       } else if (e.kind == s.work) {
         if (!open)
           fail(e.op) << "[" << s.rule << "] accesses a stage of '@" << name
-                     << "' outside a " << s.openName << " ... "
-                     << s.closeName << " bracket of this iteration; move "
+                     << "' outside a " << s.openName << " ... " << s.closeName
+                     << " bracket of this iteration; move "
                      << "the access after " << s.openName << " @" << name
                      << (hasClose ? std::string(" and before ") + s.closeName
                                   : std::string());

@@ -48,9 +48,9 @@ static SmallVector<TaskOp> tasksOnCta(KernelOp kernel, int64_t rank) {
 /// R41: setmaxnreg is executed by all 4 warps of a warpgroup together, so
 /// the tasks on one warpgroup of a CTA agree on the count and cover it
 /// whole.
-static LogicalResult verifyWarpgroups(KernelOp kernel,
-                                      ArrayRef<TaskOp> onCta, int64_t rank,
-                                      llvm::SmallPtrSetImpl<Operation *> &seen) {
+static LogicalResult
+verifyWarpgroups(KernelOp kernel, ArrayRef<TaskOp> onCta, int64_t rank,
+                 llvm::SmallPtrSetImpl<Operation *> &seen) {
   // In a cluster the tasks on a warpgroup may differ between CTAs (cta(n)):
   // the diagnostic names the CTA.
   std::string where = kernel.getNumCtasInCluster() > 1
@@ -81,7 +81,8 @@ static LogicalResult verifyWarpgroups(KernelOp kernel,
                           << *ref.getNumRegisters() << ") of task '@"
                           << ref.getSymName() << "' in warpgroup " << group
                           << " (warps " << first << "-" << last - 1 << ")"
-                          << where << "; setmaxnreg applies to a whole warpgroup, so "
+                          << where
+                          << "; setmaxnreg applies to a whole warpgroup, so "
                              "give every task of the warpgroup the same "
                              "count";
       }
@@ -114,8 +115,8 @@ static LogicalResult verifyWarpgroups(KernelOp kernel,
 /// R42: the per-thread counts of the tasks on one CTA fit the register file,
 /// and the decreases pay for the increases.
 static LogicalResult verifyRegisterBudget(KernelOp kernel,
-                                          ArrayRef<TaskOp> onCta,
-                                          int64_t rank, int64_t numCtas) {
+                                          ArrayRef<TaskOp> onCta, int64_t rank,
+                                          int64_t numCtas) {
   int64_t def = defaultRegisters(kernel);
   int64_t total = 0, balance = 0;
   bool any = false;

@@ -110,9 +110,9 @@ bool checkSignal(Operation *op) {
     if (!bar->full || !fillsWithTma(type)) {
       ok = false;
       op->emitOpError() << "[X5] completes its bytes on the "
-                        << (bar->full ? "full" : "empty")
-                        << " barrier of '@" << bar->pipe.getSymName()
-                        << "', a " << stringifyPipelineType(type)
+                        << (bar->full ? "full" : "empty") << " barrier of '@"
+                        << bar->pipe.getSymName() << "', a "
+                        << stringifyPipelineType(type)
                         << " pipeline, but only the full barrier of a TMA "
                            "pipeline (tma_async, tma_umma) counts "
                            "transaction bytes; declare the pipeline as a "
@@ -231,8 +231,8 @@ ByteRange countOp(Operation *op, const DenseMap<Operation *, int64_t> &ours) {
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
     ByteRange thenR = region(branch.getThenRegion());
     // The lane elect.sync picks issues the copy; the others deliver none.
-    if (isElect(branch.getCondition()) || matchPattern(branch.getCondition(),
-                                                       m_One()))
+    if (isElect(branch.getCondition()) ||
+        matchPattern(branch.getCondition(), m_One()))
       return thenR;
     ByteRange elseR = region(branch.getElseRegion());
     r.min = std::min(thenR.min, elseR.min);
@@ -328,8 +328,7 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
   PipelineConfigAttr cfg = pipe.getConfig();
   std::optional<int64_t> perWarp = cfg.getNumBytesPerWarpPerCta();
   int64_t expected = perWarp ? *perWarp : cfg.getNumBytes();
-  StringRef field =
-      perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)";
+  StringRef field = perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)";
   DenseMap<Operation *, int64_t> ours;
   SmallVector<Value> worklist;
   for (Operation *user : acquire.getStage().getUsers())
@@ -362,8 +361,9 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
     // handed to any operation. Decided only for a bracket that takes the
     // stage's full barrier (where its copies would complete); one that does
     // not stands for work the IR does not show.
-    bool shown = llvm::any_of(acquire.getStage().getUsers(),
-                              [](Operation *u) { return isa<FullBarrierOp>(u); });
+    bool shown = llvm::any_of(acquire.getStage().getUsers(), [](Operation *u) {
+      return isa<FullBarrierOp>(u);
+    });
     if (expected == 0 || !shown)
       return true;
     // A warning: kernels written against the IR alone (tests, ports) take
@@ -377,16 +377,16 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
            "tspipe.full_barrier, or set num_bytes = 0";
     return true;
   }
-  ByteRange bytes = countBytes(
-      llvm::make_range(std::next(acquire->getIterator()),
-                       acquire->getBlock()->end()),
-      ours);
+  ByteRange bytes =
+      countBytes(llvm::make_range(std::next(acquire->getIterator()),
+                                  acquire->getBlock()->end()),
+                 ours);
   if (bytes.skipped) {
     // At the location: an op remark prints the op, which verifies the
     // kernel again from inside its own verifier.
-    mlir::emitRemark(acquire.getLoc()) << "[X6] bytes of this stage of '@"
-                         << pipe.getSymName() << "' not checked: "
-                         << *bytes.skipped;
+    mlir::emitRemark(acquire.getLoc())
+        << "[X6] bytes of this stage of '@" << pipe.getSymName()
+        << "' not checked: " << *bytes.skipped;
     return true;
   }
   if (bytes.min == expected && bytes.max == expected)
@@ -394,8 +394,8 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
   InFlightDiagnostic diag = acquire.emitOpError();
   if (bytes.min == bytes.max)
     diag << "[X6] the " << ours.size() << " copies completing on the full "
-         << "barrier of this stage of '@" << pipe.getSymName()
-         << "' deliver " << bytes.min << " bytes";
+         << "barrier of this stage of '@" << pipe.getSymName() << "' deliver "
+         << bytes.min << " bytes";
   else
     diag << "[X6] the copies completing on the full barrier of this stage "
          << "of '@" << pipe.getSymName() << "' deliver between " << bytes.min
@@ -425,7 +425,8 @@ bool checkMulticast(Operation *op) {
   if (!copy || !copy->multicast)
     return true;
   std::optional<StageBarrier> bar = barrierOf(copy->mbar);
-  if (!bar || !bar->full || !fillsWithTma(bar->pipe.getConfig().getPipelineType()))
+  if (!bar || !bar->full ||
+      !fillsWithTma(bar->pipe.getConfig().getPipelineType()))
     return true;
   PipelineConfigAttr cfg = bar->pipe.getConfig();
   if (cfg.getV() * cfg.getM() * cfg.getN() * cfg.getL() > 1)
@@ -458,12 +459,10 @@ LogicalResult rules::verifyCopyRules(KernelOp kernel) {
 /// round: a pipeline that a task uses on one side needs a task on the other.
 LogicalResult rules::verifyBothSidesUsed(PipelineOp pipe,
                                          ArrayRef<TaskUse> uses) {
-  bool produced = llvm::any_of(uses, [](const TaskUse &u) {
-    return u.producerSide();
-  });
-  bool consumed = llvm::any_of(uses, [](const TaskUse &u) {
-    return u.consumerSide();
-  });
+  bool produced =
+      llvm::any_of(uses, [](const TaskUse &u) { return u.producerSide(); });
+  bool consumed =
+      llvm::any_of(uses, [](const TaskUse &u) { return u.consumerSide(); });
   if (produced == consumed)
     return success();
   return pipe.emitOpError()

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TSPipeRules.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeForkArm.h"
+#include "TSPipeRules.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -72,8 +72,7 @@ Fill fillOf(ProducerAcquireOp acquire) {
 /// The members' common num_bytes (R67 makes them equal).
 int64_t commonBytes(PipelineGroupOp group) {
   for (Attribute m : group.getMembers())
-    if (PipelineOp pipe =
-            lookupPipeline(group, cast<FlatSymbolRefAttr>(m)))
+    if (PipelineOp pipe = lookupPipeline(group, cast<FlatSymbolRefAttr>(m)))
       return pipe.getConfig().getNumBytes();
   return 0;
 }
@@ -171,10 +170,10 @@ LogicalResult mlir::tspipe::rules::verifyForkArmRules(KernelOp kernel) {
         continue;
       ok = false;
       tf.first->emitOpError()
-          << "[X6] task '@" << tf.task.getSymName() << "' fills "
-          << *tf.filled << " members of fork group '@" << group.getSymName()
-          << "' with copies of their own but task '@"
-          << ref->task.getSymName() << "' fills " << *ref->filled
+          << "[X6] task '@" << tf.task.getSymName() << "' fills " << *tf.filled
+          << " members of fork group '@" << group.getSymName()
+          << "' with copies of their own but task '@" << ref->task.getSymName()
+          << "' fills " << *ref->filled
           << ", so the shared full barrier would expect "
           << *ref->filled * common << " bytes from one and "
           << *tf.filled * common
@@ -193,8 +192,7 @@ LogicalResult mlir::tspipe::rules::verifyForkArmRules(KernelOp kernel) {
         << "', delivering " << delivered
         << " bytes per stage to its shared full barrier, but the group "
            "config has num_bytes = "
-        << cfg->getNumBytes()
-        << ", so the barrier's phase "
+        << cfg->getNumBytes() << ", so the barrier's phase "
         << (delivered < cfg->getNumBytes() ? "never completes"
                                            : "completes before every copy "
                                              "lands")

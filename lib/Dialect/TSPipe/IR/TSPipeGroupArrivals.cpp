@@ -41,12 +41,11 @@ LogicalResult rules::verifyGroupArrivals(PipelineGroupOp group,
 
   // A merge's release forms are known once tspipe-normalize has recorded
   // the release form of the types that have one.
-  bool formsKnown =
-      !merge || llvm::all_of(members, [](PipelineOp m) {
-        return !getPipelineTypeFacts(m.getConfig().getPipelineType())
-                    .hasReleaseForm ||
-               m.getReleaseForm();
-      });
+  bool formsKnown = !merge || llvm::all_of(members, [](PipelineOp m) {
+    return !getPipelineTypeFacts(m.getConfig().getPipelineType())
+                .hasReleaseForm ||
+           m.getReleaseForm();
+  });
   auto formOf = [&](PipelineOp m) {
     return merge ? getReleaseForm(m.getConfig(), m.getReleaseForm())
                  : getFillForm(m.getConfig());
@@ -67,8 +66,8 @@ LogicalResult rules::verifyGroupArrivals(PipelineGroupOp group,
            << " group's one tspipe." << bracket << " for every member: for '@"
            << lead.getSymName() << "' (" << typeOf(lead) << ") "
            << describePipeArrival(leadForm.arrival) << " "
-           << describePipeReach(leadForm.reach) << ", but '@"
-           << m.getSymName() << "' (" << typeOf(m) << ") needs ";
+           << describePipeReach(leadForm.reach) << ", but '@" << m.getSymName()
+           << "' (" << typeOf(m) << ") needs ";
       if (forced)
         diag << "its release ";
       else

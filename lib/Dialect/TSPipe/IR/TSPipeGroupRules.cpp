@@ -128,8 +128,8 @@ LogicalResult mlir::tspipe::verifyGroupBracket(Operation *op, TaskOp task,
         return op->emitOpError()
                << "[R27] task '@" << task.getSymName() << "' uses "
                << (producerSide ? "the producer" : "the consumer")
-               << " side of group " << name << " but does not list its member '@"
-               << member << "' in '"
+               << " side of group " << name
+               << " but does not list its member '@" << member << "' in '"
                << (producerSide ? "produces" : "consumes") << "'; add @"
                << member << " to the task's "
                << (producerSide ? "produces" : "consumes") << " list";
@@ -148,22 +148,21 @@ LogicalResult mlir::tspipe::verifyGroupBracket(Operation *op, TaskOp task,
                 "tspipe.kernel; name the group '"
              << name << "' belongs to, or drop group(...)";
     if (!g.hasMember(pipe))
-      return op->emitOpError() << "[R24] '" << name
-                               << "' is not a member of pipeline group "
-                               << group << "; drop group(...) or add '"
-                               << name << "' to the group's members";
+      return op->emitOpError()
+             << "[R24] '" << name << "' is not a member of pipeline group "
+             << group << "; drop group(...) or add '" << name
+             << "' to the group's members";
     if (isCollapsedBracket(g.getMode(), op))
       return op->emitOpError()
              << "[R24] the members of " << modeName(g.getMode()) << " group "
-             << group << " share " << sharedArrays(g.getMode())
-             << ", so " << op->getName()
-             << " is issued once on the group, not on member " << name
-             << "; write '" << op->getName() << " " << group << "'";
+             << group << " share " << sharedArrays(g.getMode()) << ", so "
+             << op->getName() << " is issued once on the group, not on member "
+             << name << "; write '" << op->getName() << " " << group << "'";
     return success();
   }
   auto kernel = op->getParentOfType<KernelOp>();
-  if (PipelineGroupOp g = kernel ? groupOfMember(kernel, pipe)
-                                 : PipelineGroupOp())
+  if (PipelineGroupOp g =
+          kernel ? groupOfMember(kernel, pipe) : PipelineGroupOp())
     return op->emitOpError()
            << "[R24] '" << name << "' is a member of pipeline group '@"
            << g.getSymName() << "' and is used through it; write '"
@@ -373,14 +372,14 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
     GroupMode derived = producersDiffer ? GroupMode::Merge : GroupMode::Fork;
     if (derived != topology) {
       ok = false;
-      group.emitOpError()
-          << "[R67] the members differ in their "
-          << (producersDiffer ? "producer" : "consumer")
-          << " units, which makes this a " << modeName(derived)
-          << " group (it shares the "
-          << (producersDiffer ? "consumer" : "producer")
-          << " side), but the group is declared " << modeName(mode)
-          << "; declare it " << modeName(derived);
+      group.emitOpError() << "[R67] the members differ in their "
+                          << (producersDiffer ? "producer" : "consumer")
+                          << " units, which makes this a " << modeName(derived)
+                          << " group (it shares the "
+                          << (producersDiffer ? "consumer" : "producer")
+                          << " side), but the group is declared "
+                          << modeName(mode) << "; declare it "
+                          << modeName(derived);
     }
   }
 
@@ -409,8 +408,8 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
         << groupText(merge ? mc.getConsumerGroup() : mc.getProducerGroup())
         << " but '@" << ref.getSymName() << "' has "
         << groupText(merge ? rc.getConsumerGroup() : rc.getProducerGroup())
-        << "; the shared " << (merge ? "empty" : "full")
-        << " barrier of a " << modeName(mode)
+        << "; the shared " << (merge ? "empty" : "full") << " barrier of a "
+        << modeName(mode)
         << " group counts one group of arrivals, so the groups must be "
            "equal";
   }
@@ -460,9 +459,9 @@ static LogicalResult verifyDerivedConfig(PipelineGroupOp group,
       if (m.getConfig().getNumBytes() != c0.getNumBytes()) {
         ok = false;
         group.emitOpError()
-            << "[R67] fork member '@" << m.getSymName() << "' has num_bytes = "
-            << m.getConfig().getNumBytes() << " but '@" << first.getSymName()
-            << "' has " << c0.getNumBytes()
+            << "[R67] fork member '@" << m.getSymName()
+            << "' has num_bytes = " << m.getConfig().getNumBytes() << " but '@"
+            << first.getSymName() << "' has " << c0.getNumBytes()
             << "; the members of a fork group fill their stages together, so "
                "their num_bytes must be equal";
       }
@@ -521,17 +520,17 @@ static LogicalResult verifyExplicitConfig(PipelineGroupOp group,
   if (group.getMode() == GroupMode::Fork) {
     int64_t n = static_cast<int64_t>(members.size());
     int64_t got = cfg.getNumBytes();
-    bool multiple = common > 0 ? got % common == 0 && got / common >= 1 &&
-                                     got / common <= n
-                               : got == 0;
+    bool multiple =
+        common > 0 ? got % common == 0 && got / common >= 1 && got / common <= n
+                   : got == 0;
     if (!multiple) {
       ok = false;
       group.emitOpError()
           << "[R68] the fork group config has num_bytes = " << got
           << ", but its shared full barrier receives the bytes of the "
              "members the producer fills: "
-          << common << " (one load that every member reads) up to "
-          << sumBytes << " (one copy per member), in steps of " << common
+          << common << " (one load that every member reads) up to " << sumBytes
+          << " (one copy per member), in steps of " << common
           << "; set num_bytes = " << common << " or " << sumBytes;
     }
   } else if (cfg.getNumBytes() != sumBytes) {
@@ -549,14 +548,14 @@ static LogicalResult verifyExplicitConfig(PipelineGroupOp group,
   int64_t mine = merge ? cfg.getEmptyArriveCount() : cfg.getFullArriveCount();
   if (shared != mine) {
     ok = false;
-    group.emitOpError()
-        << "[R68] the group config's "
-        << (merge ? "consumer_group " : "producer_group ")
-        << groupText(merge ? cfg.getConsumerGroup() : cfg.getProducerGroup())
-        << " counts " << mine << " arrivals but the shared "
-        << (merge ? "empty" : "full") << " barrier receives " << shared
-        << " (member '@" << first.getSymName()
-        << "'); make the groups equal";
+    group.emitOpError() << "[R68] the group config's "
+                        << (merge ? "consumer_group " : "producer_group ")
+                        << groupText(merge ? cfg.getConsumerGroup()
+                                           : cfg.getProducerGroup())
+                        << " counts " << mine << " arrivals but the shared "
+                        << (merge ? "empty" : "full") << " barrier receives "
+                        << shared << " (member '@" << first.getSymName()
+                        << "'); make the groups equal";
   }
   return success(ok);
 }

@@ -46,8 +46,7 @@ KernelUses::KernelUses(KernelOp kernel) {
       return mine.try_emplace(pipe, TaskUse{task}).first->second;
     };
     task.walk([&](Operation *op) {
-      if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
-              op)) {
+      if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(op)) {
         bool producer = false;
         if (PipelineOp p = stagePipeline(op->getOperand(0), producer)) {
           TaskUse &use = useOf(p.getSymName());

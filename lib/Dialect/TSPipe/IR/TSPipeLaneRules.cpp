@@ -46,24 +46,24 @@ static LogicalResult verifyLaneOwnership(PipelineOp pipe,
           continue;
         ok = false;
         reported.insert(task);
-        task.emitOpError()
-            << "[R62] drives lane " << start << " of the " << role.name
-            << " role of '@" << pipe.getSymName()
-            << "' (its domain loop starts at " << start
-            << "), but interleave_stride " << role.stride << " has lanes 0 to "
-            << role.stride - 1 << "; start the domain loop at the lane, in [0, "
-            << role.stride << ")";
+        task.emitOpError() << "[R62] drives lane " << start << " of the "
+                           << role.name << " role of '@" << pipe.getSymName()
+                           << "' (its domain loop starts at " << start
+                           << "), but interleave_stride " << role.stride
+                           << " has lanes 0 to " << role.stride - 1
+                           << "; start the domain loop at the lane, in [0, "
+                           << role.stride << ")";
         continue;
       }
       ok = false;
       reported.insert(task);
-      task.emitOpError()
-          << "[R62] uses the " << role.name << " role of '@"
-          << pipe.getSymName() << "' with interleave_stride " << role.stride
-          << " but has " << task.getNumWarps()
-          << " warps; give the task exactly " << role.stride
-          << " warps (one per lane) or step its domain loop by "
-          << role.stride << " from a constant start (one lane per task)";
+      task.emitOpError() << "[R62] uses the " << role.name << " role of '@"
+                         << pipe.getSymName() << "' with interleave_stride "
+                         << role.stride << " but has " << task.getNumWarps()
+                         << " warps; give the task exactly " << role.stride
+                         << " warps (one per lane) or step its domain loop by "
+                         << role.stride
+                         << " from a constant start (one lane per task)";
     }
   }
   return success(ok);
@@ -102,9 +102,8 @@ static LogicalResult verifyAsymmetricSides(PipelineOp pipe,
         use.task.emitOpError()
             << "[R63] drives the " << role->name << " role of '@"
             << pipe.getSymName()
-            << "' in domain-lane mode, but its strides differ ("
-            << open.name << " " << open.stride << ", " << close.name << " "
-            << close.stride
+            << "' in domain-lane mode, but its strides differ (" << open.name
+            << " " << open.stride << ", " << close.name << " " << close.stride
             << "); domain lanes need equal opening and closing strides: give "
                "the task one warp per lane, or make the two strides equal";
       }
@@ -118,19 +117,17 @@ LogicalResult rules::verifyLaneRules(KernelOp kernel,
   bool ok = true;
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();
-    LaneRole roles[] = {
-        {"producer_acquire", cfg.getAcquireStride(),
-         [](const TaskUse &u) { return u.usesAcquireRole(); }},
-        {"producer_commit", cfg.getCommitStride(),
-         [](const TaskUse &u) { return u.commits; }},
-        {"consumer_wait", cfg.getWaitStride(),
-         [](const TaskUse &u) { return u.usesWaitRole(); }},
-        {"consumer_release", cfg.getReleaseStride(),
-         [](const TaskUse &u) { return u.releases; }}};
+    LaneRole roles[] = {{"producer_acquire", cfg.getAcquireStride(),
+                         [](const TaskUse &u) { return u.usesAcquireRole(); }},
+                        {"producer_commit", cfg.getCommitStride(),
+                         [](const TaskUse &u) { return u.commits; }},
+                        {"consumer_wait", cfg.getWaitStride(),
+                         [](const TaskUse &u) { return u.usesWaitRole(); }},
+                        {"consumer_release", cfg.getReleaseStride(),
+                         [](const TaskUse &u) { return u.releases; }}};
     ArrayRef<TaskUse> uses = kernelUses.of(pipe.getSymName());
     ok &= succeeded(verifyLaneOwnership(pipe, uses, roles));
     ok &= succeeded(verifyAsymmetricSides(pipe, uses, roles));
   }
   return success(ok);
 }
-

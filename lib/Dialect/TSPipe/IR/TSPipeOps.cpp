@@ -41,17 +41,15 @@ LogicalResult mlir::tspipe::verifyBracketSymbol(Operation *op,
     return failure();
   StringRef pipe = name.getValue();
   if (producerSide && !task.producesPipeline(pipe))
-    return op->emitOpError()
-           << "[R27] task '@" << task.getSymName()
-           << "' uses a producer stage on '" << name
-           << "' but does not list it in 'produces'; add " << name
-           << " to the task's produces list";
+    return op->emitOpError() << "[R27] task '@" << task.getSymName()
+                             << "' uses a producer stage on '" << name
+                             << "' but does not list it in 'produces'; add "
+                             << name << " to the task's produces list";
   if (!producerSide && !task.consumesPipeline(pipe))
-    return op->emitOpError()
-           << "[R27] task '@" << task.getSymName()
-           << "' uses a consumer stage on '" << name
-           << "' but does not list it in 'consumes'; add " << name
-           << " to the task's consumes list";
+    return op->emitOpError() << "[R27] task '@" << task.getSymName()
+                             << "' uses a consumer stage on '" << name
+                             << "' but does not list it in 'consumes'; add "
+                             << name << " to the task's consumes list";
   return success();
 }
 
@@ -92,15 +90,16 @@ LogicalResult KernelOp::verify() {
                             "(1024 threads); give the CTA's warp count";
   if (auto shape = getClusterShape()) {
     if (shape->size() != 3)
-      return emitOpError() << "[X9] cluster shape must have 3 extents (x, y, z), "
-                              "got "
-                           << shape->size();
+      return emitOpError()
+             << "[X9] cluster shape must have 3 extents (x, y, z), "
+                "got "
+             << shape->size();
     // Each extent is bounded before the product is formed, so that the
     // product cannot overflow.
     for (int64_t e : *shape)
       if (e < 1 || e > 16)
-        return emitOpError() << "[X9] cluster extents must be in [1, 16], got "
-                             << e;
+        return emitOpError()
+               << "[X9] cluster extents must be in [1, 16], got " << e;
     if (getNumCtasInCluster() > 16)
       return emitOpError() << "[X9] cluster of " << getNumCtasInCluster()
                            << " CTAs exceeds the 16 CTAs a cluster may hold";
@@ -171,18 +170,18 @@ LogicalResult KernelOp::verifyRegions() {
       uint64_t kernelWarps = getNumWarps();
       if (first >= kernelWarps || count > kernelWarps - first) {
         ok = false;
-        task.emitOpError()
-            << "[X9] warps(" << first << ", " << count
-            << ") do not fit in the kernel's " << kernelWarps
-            << " warps; warp_idx + num_warps must be <= " << kernelWarps;
+        task.emitOpError() << "[X9] warps(" << first << ", " << count
+                           << ") do not fit in the kernel's " << kernelWarps
+                           << " warps; warp_idx + num_warps must be <= "
+                           << kernelWarps;
       }
       IntegerAttr cta = task.getRunOnlyOnCtaIdAttr();
       if (cta && cta.getInt() >= numCtas) {
         ok = false;
-        task.emitOpError()
-            << "[R18] run_only_on_cta_id = " << cta.getInt()
-            << " is not a CTA rank of the " << numCtas
-            << "-CTA cluster; use a rank in [0, " << numCtas << ")";
+        task.emitOpError() << "[R18] run_only_on_cta_id = " << cta.getInt()
+                           << " is not a CTA rank of the " << numCtas
+                           << "-CTA cluster; use a rank in [0, " << numCtas
+                           << ")";
       }
       // Every warp runs at most one task on a given CTA: a warp in two
       // tasks would run both schedules one after the other, and a producer
@@ -233,8 +232,8 @@ LogicalResult PipelineOp::verifyTmemColumns() {
   PipelineType type = getConfig().getPipelineType();
   bool tcgen05 = getPipelineTypeFacts(type).usesTcgen05;
   if (!tcgen05)
-    return emitOpError() << "[R44] tmem_columns(" << columns
-                         << ") on a " << stringifyPipelineType(type)
+    return emitOpError() << "[R44] tmem_columns(" << columns << ") on a "
+                         << stringifyPipelineType(type)
                          << " pipeline, whose stages do not live in tensor "
                             "memory; only tma_umma, umma_async, async_umma "
                             "and umma_umma pipelines reserve columns: drop "
@@ -269,7 +268,8 @@ LogicalResult PipelineOp::verify() {
     if (!facts.producer.interleaves &&
         (cfg.getAcquireStride() != 1 || cfg.getCommitStride() != 1))
       return emitOpError() << "[R60] " << stringifyPipelineType(type)
-                           << " interleaves its consumer side only (one tcgen05 commit fills a stage), but "
+                           << " interleaves its consumer side only (one "
+                              "tcgen05 commit fills a stage), but "
                               "the producer strides are "
                            << cfg.getAcquireStride() << ", "
                            << cfg.getCommitStride()
@@ -278,7 +278,8 @@ LogicalResult PipelineOp::verify() {
     if (!facts.consumer.interleaves &&
         (cfg.getWaitStride() != 1 || cfg.getReleaseStride() != 1))
       return emitOpError() << "[R60] " << stringifyPipelineType(type)
-                           << " interleaves its producer side only (one tcgen05 commit releases a stage), "
+                           << " interleaves its producer side only (one "
+                              "tcgen05 commit releases a stage), "
                               "but the consumer strides are "
                            << cfg.getWaitStride() << ", "
                            << cfg.getReleaseStride()
@@ -346,8 +347,9 @@ LogicalResult TaskOp::verify() {
                             "first warp and its warp count";
   if (IntegerAttr cta = getRunOnlyOnCtaIdAttr(); cta && cta.getInt() < 0)
     return emitOpError() << "[R18] run_only_on_cta_id must be >= 0, got "
-                         << cta.getInt() << "; give the rank of a CTA in "
-                                            "the cluster";
+                         << cta.getInt()
+                         << "; give the rank of a CTA in "
+                            "the cluster";
   IntegerAttr regsAttr = getNumRegistersAttr();
   int64_t regs = regsAttr ? regsAttr.getInt() : 0;
   if (regsAttr && (regs < 24 || regs > 256 || regs % 8 != 0))
@@ -362,9 +364,8 @@ LogicalResult TaskOp::verify() {
     return emitOpError() << "[R16] a task schedule needs exactly one "
                             "tspipe.domain_loop, found "
                          << loops
-                         << (loops == 0
-                                 ? "; add one (its body may be empty)"
-                                 : "; merge the loops into one");
+                         << (loops == 0 ? "; add one (its body may be empty)"
+                                        : "; merge the loops into one");
   // The kernel's pipeline names, gathered once: a task may list every
   // pipeline of the kernel, and a lookup per entry would make verification
   // quadratic in the number of pipelines.
@@ -390,8 +391,8 @@ LogicalResult TaskOp::verify() {
                              << "', which is not a tspipe.pipeline of the "
                                 "enclosing tspipe.kernel";
       if (!seen.insert(ref.getValue()).second)
-        return emitOpError() << "[X9] " << what << " lists '" << ref
-                             << "' twice";
+        return emitOpError()
+               << "[X9] " << what << " lists '" << ref << "' twice";
     }
   }
   return success();
@@ -453,13 +454,14 @@ LogicalResult DomainLoopOp::verify() {
   };
   std::optional<int64_t> lb = bound(getLowerBound()),
                          ub = bound(getUpperBound()), st = bound(getStep());
-  for (auto [name, v] : {std::make_pair("lower bound", lb),
-                         std::make_pair("upper bound", ub),
-                         std::make_pair("step", st)})
+  for (auto [name, v] :
+       {std::make_pair("lower bound", lb), std::make_pair("upper bound", ub),
+        std::make_pair("step", st)})
     if (v && (*v < kMin || *v > kMax))
       return emitOpError() << "[X11] the " << name << " " << *v
                            << " does not fit the i32 trip counter of the "
-                              "lowered loop (range [" << kMin << ", " << kMax
+                              "lowered loop (range ["
+                           << kMin << ", " << kMax
                            << "]); split the domain or count in larger steps";
   // X11: the lowered loop counts its i32 trip counter up from the lower
   // bound; a domain counting down has no lowering (TS's range() allows it).
@@ -605,10 +607,10 @@ static LogicalResult verifyReadyToken(Operation *op, Value ready,
       if (!ref || ref != pipeline || isa<TryOpT>(inner) ||
           isa<CurrentStageOp>(inner))
         return WalkResult::advance();
-      bool sameSide = isa<ProducerTryAcquireOp>(tryOp.getOperation())
-                          ? isa<ProducerAcquireOp, ProducerCommitOp,
-                                ProducerTailOp>(inner)
-                          : isa<ConsumerWaitOp, ConsumerReleaseOp>(inner);
+      bool sameSide =
+          isa<ProducerTryAcquireOp>(tryOp.getOperation())
+              ? isa<ProducerAcquireOp, ProducerCommitOp, ProducerTailOp>(inner)
+              : isa<ConsumerWaitOp, ConsumerReleaseOp>(inner);
       if (!sameSide)
         return WalkResult::advance();
       moved = inner;

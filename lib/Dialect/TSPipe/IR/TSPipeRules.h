@@ -19,7 +19,7 @@ namespace mlir::tspipe::rules {
 /// (ts rule R62): the acquire role covers try_acquire, acquire and producer
 /// work, the wait role covers try_wait, wait and consumer work.
 struct TaskUse {
-  mutable TaskOp task; // op handles are not const-callable
+  mutable TaskOp task;       // op handles are not const-callable
   bool acquires = false;     // producer_try_acquire / producer_acquire
   bool commits = false;      // producer_commit
   bool producerWork = false; // a stage accessor on a producer stage

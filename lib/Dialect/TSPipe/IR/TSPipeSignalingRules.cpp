@@ -126,18 +126,18 @@ static LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
                << "[R52] " << side << "_group gives " << count
                << " arrivals per stage, but the " << side << " tasks of lane "
                << lane << " " << taskList(laneTasks) << " arrive with "
-               << expected << " threads; set " << side
-               << "_group = <thread, " << expected << ">";
+               << expected << " threads; set " << side << "_group = <thread, "
+               << expected << ">";
     }
     return success();
   }
   // Interleaved: one lane warp per stage from each warp-lane task.
-  int64_t w = closingStride > 1
-                  ? std::max<int64_t>(
-                        1, warpLaneTasks(tasks, closingStride).size())
-              : has(signaling, SignalingThreads::TaskWarpLeader)
-                  ? static_cast<int64_t>(tasks.size())
-                  : sumWarps(tasks);
+  int64_t w =
+      closingStride > 1
+          ? std::max<int64_t>(1, warpLaneTasks(tasks, closingStride).size())
+      : has(signaling, SignalingThreads::TaskWarpLeader)
+          ? static_cast<int64_t>(tasks.size())
+          : sumWarps(tasks);
   int64_t expected = 32 * w * s;
   if (count == expected)
     return success();
@@ -146,8 +146,8 @@ static LogicalResult verifyAsyncSide(PipelineOp pipe, StringRef side,
          << " arrivals per stage, but the " << side << " tasks "
          << taskList(tasks) << " arrive with " << expected << " threads (32 x "
          << w << (closingStride > 1 ? " lane warp" : " warps")
-         << (s != 1 ? " x " + std::to_string(s) : std::string())
-         << "); set " << side << "_group = <thread, " << expected << ">";
+         << (s != 1 ? " x " + std::to_string(s) : std::string()) << "); set "
+         << side << "_group = <thread, " << expected << ">";
 }
 
 /// R53: the TMA producer side. One elected thread per producer warp arms
@@ -159,8 +159,7 @@ static LogicalResult verifyTmaProducer(PipelineOp pipe,
   if (tasks.empty())
     return success();
   int64_t k = cfg.getCommitStride();
-  bool twl =
-      has(cfg.getProducerSignaling(), SignalingThreads::TaskWarpLeader);
+  bool twl = has(cfg.getProducerSignaling(), SignalingThreads::TaskWarpLeader);
   bool ok = true;
   for (TaskOp t : tasks) {
     if (t.getNumWarps() <= 1)
@@ -202,8 +201,7 @@ static LogicalResult verifyTmaProducer(PipelineOp pipe,
 static bool isAllThreadRelease(PipelineConfigAttr cfg,
                                ArrayRef<TaskOp> consumers) {
   return cfg.getReleaseStride() == 1 && !consumers.empty() &&
-         deriveReleaseForm(cfg, sumWarps(consumers)) ==
-             ReleaseForm::AllThreads;
+         deriveReleaseForm(cfg, sumWarps(consumers)) == ReleaseForm::AllThreads;
 }
 
 /// R54 (and R11, X4 on the all-thread form): the TmaAsync consumer side:
@@ -298,10 +296,9 @@ static LogicalResult verifyTmaUmmaConsumer(PipelineOp pipe,
   if (count == expected)
     return success();
   return pipe.emitOpError()
-         << "[X2] consumer_group gives " << count
-         << " arrivals per stage, but " << expected
-         << " tcgen05 commits reach each CTA's empty barrier (" << pairs
-         << " CTA pair(s) share its multicast row/column"
+         << "[X2] consumer_group gives " << count << " arrivals per stage, but "
+         << expected << " tcgen05 commits reach each CTA's empty barrier ("
+         << pairs << " CTA pair(s) share its multicast row/column"
          << (leader ? ", one commit per pair (cta_leader)"
                     : ", every CTA of a pair commits")
          << "); set consumer_group = <thread, " << expected << ">";
@@ -318,9 +315,9 @@ static LogicalResult verifyClcConsumer(PipelineOp pipe,
   bool leaderOnly = cfg.getConsumerSignaling() == SignalingThreads::CtaLeader;
   int64_t expected = 0;
   for (TaskOp t : tasks)
-    expected += 32 * t.getNumWarps() *
-                (leaderOnly || t.getRunOnlyOnCtaId() ? 1
-                                                     : cfg.getClusterSize());
+    expected +=
+        32 * t.getNumWarps() *
+        (leaderOnly || t.getRunOnlyOnCtaId() ? 1 : cfg.getClusterSize());
   int64_t count = cfg.getEmptyArriveCount();
   if (count == expected)
     return success();
@@ -412,15 +409,14 @@ static LogicalResult verifyPairCommit(PipelineOp pipe, StringRef side,
   PipelineConfigAttr cfg = pipe.getConfig();
   if (cfg.getV() != 2 || tasks.empty() ||
       has(signaling, SignalingThreads::CtaLeader) ||
-      llvm::all_of(tasks, [](TaskOp t) {
-        return t.getRunOnlyOnCtaId().has_value();
-      }))
+      llvm::all_of(tasks,
+                   [](TaskOp t) { return t.getRunOnlyOnCtaId().has_value(); }))
     return success();
   return pipe.emitOpError()
          << "[X3] the " << side << " side commits with tcgen05 on a CTA pair "
          << "(V = 2), but " << side
-         << "_signaling = all makes both CTAs of the pair commit; set "
-         << side << "_signaling = cta_leader";
+         << "_signaling = all makes both CTAs of the pair commit; set " << side
+         << "_signaling = cta_leader";
 }
 
 //===----------------------------------------------------------------------===//
@@ -429,8 +425,7 @@ static LogicalResult verifyPairCommit(PipelineOp pipe, StringRef side,
 
 /// R56: where one leader arms the transaction count for several warps or
 /// CTAs, num_bytes must be declared per warp per CTA and add up.
-static LogicalResult verifyLeaderBytes(PipelineOp pipe,
-                                       ArrayRef<TaskUse> uses,
+static LogicalResult verifyLeaderBytes(PipelineOp pipe, ArrayRef<TaskUse> uses,
                                        ArrayRef<TaskOp> producers) {
   PipelineConfigAttr cfg = pipe.getConfig();
   if (!isTmaProducer(cfg.getPipelineType()) || producers.empty())
@@ -463,11 +458,10 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
            << "; add num_bytes_per_warp_per_cta = the bytes one warp of one "
               "CTA copies";
   }
-  int64_t mult =
-      !leaderRouted ? 1
-      : getPipelineTypeFacts(cfg.getPipelineType()).leaderArmsPair
-          ? cfg.getV()
-          : cfg.getClusterSize();
+  int64_t mult = !leaderRouted ? 1
+                 : getPipelineTypeFacts(cfg.getPipelineType()).leaderArmsPair
+                     ? cfg.getV()
+                     : cfg.getClusterSize();
   // num_bytes_per_warp_per_cta is any positive int64: multiply with
   // overflow checks (an overflowing product never equals num_bytes).
   int64_t perCtas = 0, expected = 0;
@@ -477,8 +471,8 @@ static LogicalResult verifyLeaderBytes(PipelineOp pipe,
     return success();
   if (overflow)
     return pipe.emitOpError()
-           << "[R56] num_bytes_per_warp_per_cta " << *perWarp << " x "
-           << mult << " x " << wp
+           << "[R56] num_bytes_per_warp_per_cta " << *perWarp << " x " << mult
+           << " x " << wp
            << " producer warps overflows, so it cannot equal num_bytes = "
            << cfg.getNumBytes() << "; declare the bytes one warp of one CTA "
            << "copies";
@@ -500,7 +494,8 @@ static LogicalResult verifySideCounts(PipelineOp pipe, bool producerSide,
   StringRef side = producerSide ? "producer" : "consumer";
   int64_t count =
       producerSide ? cfg.getFullArriveCount() : cfg.getEmptyArriveCount();
-  int64_t stride = producerSide ? cfg.getCommitStride() : cfg.getReleaseStride();
+  int64_t stride =
+      producerSide ? cfg.getCommitStride() : cfg.getReleaseStride();
   SignalingThreads sig =
       producerSide ? cfg.getProducerSignaling() : cfg.getConsumerSignaling();
   StringRef tcgen05Why = producerSide
@@ -511,9 +506,10 @@ static LogicalResult verifySideCounts(PipelineOp pipe, bool producerSide,
     return verifyAsyncSide(pipe, side, tasks, stride, sig, 1, count);
   case PipeCountRule::AsyncThreadsPerPair: {
     // cp.async arrivals stay on their own CTA (PipelineTypeFacts.h).
-    int64_t scale = getFillForm(cfg).arrival == PipeArrival::CpAsync && producerSide
-                        ? 1
-                        : cfg.getV();
+    int64_t scale =
+        getFillForm(cfg).arrival == PipeArrival::CpAsync && producerSide
+            ? 1
+            : cfg.getV();
     return verifyAsyncSide(pipe, side, tasks, stride, sig, scale, count);
   }
   case PipeCountRule::Tcgen05Commit:

@@ -29,8 +29,8 @@ namespace {
 bool derivesAddress(Operation *op) {
   return isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp,
              LLVM::PtrToIntOp, LLVM::IntToPtrOp, LLVM::ZExtOp, LLVM::SExtOp,
-             LLVM::TruncOp, LLVM::AddOp, LLVM::SubOp, LLVM::AndOp,
-             LLVM::OrOp, LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp>(op) ||
+             LLVM::TruncOp, LLVM::AddOp, LLVM::SubOp, LLVM::AndOp, LLVM::OrOp,
+             LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp>(op) ||
          isa_and_nonnull<arith::ArithDialect>(op->getDialect());
 }
 
@@ -49,8 +49,8 @@ Operation *closingBracket(Value stage) {
     return nullptr;
   StringRef pipe = ref.getValue();
   for (Operation *op = open->getNextNode(); op; op = op->getNextNode()) {
-    bool closes = producer ? isa<ProducerCommitOp>(op)
-                           : isa<ConsumerReleaseOp>(op);
+    bool closes =
+        producer ? isa<ProducerCommitOp>(op) : isa<ConsumerReleaseOp>(op);
     if (closes && llvm::is_contained(getBracketPipelines(op), pipe))
       return op;
   }
@@ -88,10 +88,10 @@ bool checkAccessor(Operation *accessor) {
       auto pipe = close->getAttrOfType<FlatSymbolRefAttr>("pipeline");
       user->emitOpError()
           << "[" << (producer ? "R33" : "R32") << "] uses a pointer into the "
-          << (producer ? "producer" : "consumer") << " stage of "
-          << pipe << " (from the '" << accessor->getName() << "' at "
-          << accessor->getLoc() << ") after the "
-          << close->getName() << " that "
+          << (producer ? "producer" : "consumer") << " stage of " << pipe
+          << " (from the '" << accessor->getName() << "' at "
+          << accessor->getLoc() << ") after the " << close->getName()
+          << " that "
           << (producer ? "hands the stage to the consumers"
                        : "frees it for the producer")
           << ", when the other side may already "

@@ -24,8 +24,7 @@ static Operation *lookupInKernel(Operation *from, FlatSymbolRefAttr name,
   return SymbolTable::lookupSymbolIn(kernel, name.getAttr());
 }
 
-PipelineOp mlir::tspipe::lookupPipeline(Operation *from,
-                                        FlatSymbolRefAttr name,
+PipelineOp mlir::tspipe::lookupPipeline(Operation *from, FlatSymbolRefAttr name,
                                         SymbolTableCollection *tables) {
   return dyn_cast_or_null<PipelineOp>(lookupInKernel(from, name, tables));
 }
@@ -33,8 +32,7 @@ PipelineOp mlir::tspipe::lookupPipeline(Operation *from,
 PipelineGroupOp mlir::tspipe::lookupGroup(Operation *from,
                                           FlatSymbolRefAttr name,
                                           SymbolTableCollection *tables) {
-  return dyn_cast_or_null<PipelineGroupOp>(
-      lookupInKernel(from, name, tables));
+  return dyn_cast_or_null<PipelineGroupOp>(lookupInKernel(from, name, tables));
 }
 
 SmallVector<StringRef, 4> mlir::tspipe::getBracketPipelines(Operation *op) {

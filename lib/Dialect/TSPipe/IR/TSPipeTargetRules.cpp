@@ -58,8 +58,7 @@ static LogicalResult verifyEntryName(KernelOp kernel) {
   Operation *func = kernel->getParentOp();
   if (!func || func->getName().getStringRef() != "gpu.func")
     return success();
-  auto name =
-      func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  auto name = func->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
   if (!name)
     return success();
   // Without `kernel` the function lowers to a PTX `.func`, which no launch
@@ -100,8 +99,8 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
     return success();
   if (Operation *taken = SymbolTable::lookupSymbolIn(module, kReservedSmemName))
     return kernel.emitOpError()
-           << "[X9] the gpu.module defines '@" << kReservedSmemName
-           << "' ('" << taken->getName()
+           << "[X9] the gpu.module defines '@" << kReservedSmemName << "' ('"
+           << taken->getName()
            << "'), a name tspipe reserves for the kernel's dynamic shared "
               "memory; rename that symbol";
   auto targets = module->getAttrOfType<ArrayAttr>("targets");
@@ -109,8 +108,7 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
     return success();
   StringRef moduleName =
       module->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
-          ? module->getAttrOfType<StringAttr>(
-                    SymbolTable::getSymbolAttrName())
+          ? module->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
                 .getValue()
           : StringRef("?");
   bool ok = true;

@@ -94,7 +94,8 @@ struct TSPipeAllocateSmem
           array, getGroupBarrierArrays(group.getMode(), n, 0).numArrays);
       group.setBarrierOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
       for (auto [i, m] : llvm::enumerate(members)) {
-        GroupBarrierArrays arrays = getGroupBarrierArrays(group.getMode(), n, i);
+        GroupBarrierArrays arrays =
+            getGroupBarrierArrays(group.getMode(), n, i);
         uint64_t fullArray = arrays.fullArray;
         uint64_t emptyArray = arrays.emptyArray;
         uint64_t full = llvm::SaturatingAdd(
@@ -126,8 +127,8 @@ struct TSPipeAllocateSmem
         pipe.removeBufferOffsetAttr();
         continue;
       }
-      offset = llvm::SaturatingAdd(offset, kBufferAlign - 1) /
-               kBufferAlign * kBufferAlign;
+      offset = llvm::SaturatingAdd(offset, kBufferAlign - 1) / kBufferAlign *
+               kBufferAlign;
       pipe.setBufferOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
       offset = llvm::SaturatingAdd(offset, *bytes);
       dataBytes = llvm::SaturatingAdd(dataBytes, *bytes);
@@ -145,9 +146,10 @@ struct TSPipeAllocateSmem
       kernel.emitOpError()
           << "[R43] shared memory use of " << offset << " bytes (" << dataBytes
           << " data + " << barrierBytes
-          << " barrier bytes, with alignment) exceeds the capacity of "
-          << limit << " bytes"
-          << (fromTarget ? " a CTA of the gpu.module's target chips may use" : "")
+          << " barrier bytes, with alignment) exceeds the capacity of " << limit
+          << " bytes"
+          << (fromTarget ? " a CTA of the gpu.module's target chips may use"
+                         : "")
           << "; reduce num_stages or smem_bytes";
       return failure();
     }

@@ -18,10 +18,10 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 namespace mlir::tspipe {
 #define GEN_PASS_DEF_TSPIPECHECKPROGRESS
@@ -110,8 +110,8 @@ struct TSPipeCheckProgress
   LogicalResult writeFiles(KernelOp kernel, const std::string &name,
                            const std::string &stem, const ProgressResult &r) {
     if (std::error_code ec = llvm::sys::fs::create_directories(dotDir))
-      return kernel.emitError() << "cannot create dot-dir '" << dotDir
-                                << "': " << ec.message();
+      return kernel.emitError()
+             << "cannot create dot-dir '" << dotDir << "': " << ec.message();
     auto write = [&](StringRef suffix, StringRef text) -> LogicalResult {
       SmallString<256> path(dotDir);
       llvm::sys::path::append(path, stem + suffix);

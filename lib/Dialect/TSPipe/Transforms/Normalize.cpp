@@ -81,8 +81,7 @@ llvm::StringMap<ConsumerUse> collectConsumerUses(KernelOp kernel) {
 
 /// The release form TS picks for a TmaAsync pipeline (R54).
 ReleaseForm releaseFormOf(PipelineOp pipe, const ConsumerUse &use) {
-  return mlir::tspipe::deriveReleaseForm(pipe.getConfig(),
-                                         use.releasingWarps);
+  return mlir::tspipe::deriveReleaseForm(pipe.getConfig(), use.releasingWarps);
 }
 
 void normalize(RewriterBase &rewriter, KernelOp kernel) {

@@ -1,4 +1,5 @@
-//===- Progress.h - deadlock and credit-balance analysis ----------*- C++ -*-===//
+//===- Progress.h - deadlock and credit-balance analysis ----------*- C++
+//-*-===//
 //
 // Decides, for every domain length, whether the tasks of a tspipe.kernel can
 // deadlock on their pipelines' mbarriers or leave barrier credits unbalanced
@@ -40,13 +41,13 @@ struct Note {
   Operation *op;
   std::string text;
   NoteKind kind = NoteKind::Context;
-  std::string agent;    ///< @task or @task.wN; empty when none
+  std::string agent;      ///< @task or @task.wN; empty when none
   int64_t iteration = -3; ///< -1 head, -2 tail / drain, -3 none
-  std::string bracket;  ///< "consumer_wait", ...; empty when none
-  std::string pipeline; ///< pipeline symbol of the barrier; empty when none
+  std::string bracket;    ///< "consumer_wait", ...; empty when none
+  std::string pipeline;   ///< pipeline symbol of the barrier; empty when none
   bool fullBarrier = false;
-  int64_t stage = -1;   ///< stage index, -1 when none
-  int64_t phase = -1;   ///< parity of the phase waited for, -1 when none
+  int64_t stage = -1; ///< stage index, -1 when none
+  int64_t phase = -1; ///< parity of the phase waited for, -1 when none
 };
 
 /// One event of the counterexample's timeline (a barrier operation one task

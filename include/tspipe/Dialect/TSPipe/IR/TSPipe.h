@@ -1,4 +1,5 @@
-//===- TSPipe.h - tspipe dialect ----------------------------------*- C++ -*-===//
+//===- TSPipe.h - tspipe dialect ----------------------------------*- C++
+//-*-===//
 //
 // The tspipe dialect, its attributes, types and operations.
 //
@@ -11,11 +12,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "tspipe/Dialect/TSPipe/IR/TSPipeDialect.h.inc"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeEnums.h.inc"

@@ -1,4 +1,5 @@
-//===- TSPipeForkArm.h - bytes of a fork group's shared full barrier -*- C++ -*-===//
+//===- TSPipeForkArm.h - bytes of a fork group's shared full barrier -*- C++
+//-*-===//
 //
 // What the shared full barrier of a fork group of TMA producers expects per
 // stage, decided once for the kernel verifier (rules X6, R68) and the

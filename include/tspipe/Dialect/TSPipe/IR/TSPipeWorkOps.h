@@ -1,4 +1,5 @@
-//===- TSPipeWorkOps.h - attributes of the user's ops (rule X14) -*- C++ -*-===//
+//===- TSPipeWorkOps.h - attributes of the user's ops (rule X14) -*- C++
+//-*-===//
 //
 // The check of the attributes of the ops a user writes in a kernel (work
 // steps, setup code) that LLVM's translation assumes valid and asserts on

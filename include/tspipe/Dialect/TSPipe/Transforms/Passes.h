@@ -1,4 +1,5 @@
-//===- Passes.h - tspipe transformation passes --------------------*- C++ -*-===//
+//===- Passes.h - tspipe transformation passes --------------------*- C++
+//-*-===//
 
 #ifndef TSPIPE_DIALECT_TSPIPE_TRANSFORMS_PASSES_H
 #define TSPIPE_DIALECT_TSPIPE_TRANSFORMS_PASSES_H
