@@ -26,6 +26,8 @@
 
 #include "Protocol.h"
 
+#include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -33,8 +35,7 @@ using namespace mlir::tspipe;
 
 namespace {
 
-/// How one side of a pipeline type accesses the stage's shared memory (the
-/// pipeline-type fact the fences derive from).
+/// How one side of a pipeline type accesses the stage's shared memory.
 enum class Proxy {
   /// Threads load or store (generic proxy).
   Generic,
@@ -45,22 +46,15 @@ enum class Proxy {
   None,
 };
 
+/// The side's proxy from the pipeline-type table; a stage an MMA fills
+/// (producer unit tcgen05) is an accumulator in tensor memory, which
+/// neither side reaches through shared memory.
 Proxy stageProxy(PipelineType type, bool producer) {
-  switch (type) {
-  case PipelineType::AsyncAsync:
-    return Proxy::Generic;
-  case PipelineType::TmaAsync:
-  case PipelineType::ClcFetchAsync:
-    return producer ? Proxy::Async : Proxy::Generic;
-  case PipelineType::TmaUmma:
-    return Proxy::Async;
-  case PipelineType::AsyncUmma:
-    return producer ? Proxy::Generic : Proxy::Async;
-  case PipelineType::UmmaAsync:
-  case PipelineType::UmmaUmma:
+  const PipelineTypeFacts &facts = getPipelineTypeFacts(type);
+  if (facts.producer.unit == PipeUnit::Umma)
     return Proxy::None;
-  }
-  return Proxy::None;
+  const PipeSideFacts &side = producer ? facts.producer : facts.consumer;
+  return side.proxy == PipeProxy::Async ? Proxy::Async : Proxy::Generic;
 }
 
 /// Ops that read shared memory through the async proxy.
