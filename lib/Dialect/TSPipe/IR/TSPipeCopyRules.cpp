@@ -329,27 +329,9 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
   std::optional<int64_t> perWarp = cfg.getNumBytesPerWarpPerCta();
   int64_t expected = perWarp ? *perWarp : cfg.getNumBytes();
   StringRef field = perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)";
-  DenseMap<Operation *, int64_t> ours;
-  SmallVector<Value> worklist;
-  for (Operation *user : acquire.getStage().getUsers())
-    if (isa<FullBarrierOp>(user))
-      worklist.push_back(user->getResult(0));
-  bool counted = true;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (isa<LLVM::AddrSpaceCastOp>(user)) {
-        worklist.push_back(user->getResult(0));
-        continue;
-      }
-      std::optional<BulkCopy> copy = asBulkCopy(user);
-      // Any other use may complete bytes the walk cannot count.
-      if (!copy || copy->mbar != v || !copy->bytes || copy->multicast)
-        counted = false;
-      else
-        ours[user] = *copy->bytes;
-    }
-  }
+  rules::StageCopies stage = rules::getStageCopies(acquire);
+  const DenseMap<Operation *, int64_t> &ours = stage.copies;
+  bool counted = stage.counted;
   bool ok = true;
   Operation *task = acquire->getParentOfType<TaskOp>();
   for (auto &entry : ours)
@@ -361,10 +343,7 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
     // handed to any operation. Decided only for a bracket that takes the
     // stage's full barrier (where its copies would complete); one that does
     // not stands for work the IR does not show.
-    bool shown = llvm::any_of(acquire.getStage().getUsers(), [](Operation *u) {
-      return isa<FullBarrierOp>(u);
-    });
-    if (expected == 0 || !shown)
+    if (expected == 0 || !stage.shown)
       return true;
     // A warning: kernels written against the IR alone (tests, ports) take
     // the barrier without showing the copy.
@@ -442,6 +421,31 @@ bool checkMulticast(Operation *op) {
 }
 
 } // namespace
+
+rules::StageCopies rules::getStageCopies(ProducerAcquireOp acquire) {
+  StageCopies out;
+  SmallVector<Value> worklist;
+  for (Operation *user : acquire.getStage().getUsers())
+    if (isa<FullBarrierOp>(user))
+      worklist.push_back(user->getResult(0));
+  out.shown = !worklist.empty();
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<LLVM::AddrSpaceCastOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      std::optional<BulkCopy> copy = asBulkCopy(user);
+      // Any other use may complete bytes the walk cannot count.
+      if (!copy || copy->mbar != v || !copy->bytes || copy->multicast)
+        out.counted = false;
+      else
+        out.copies[user] = *copy->bytes;
+    }
+  }
+  return out;
+}
 
 LogicalResult rules::verifyCopyRules(KernelOp kernel) {
   bool ok = true;

@@ -35,38 +35,11 @@ enum class Fill {
   Opaque,
 };
 
-bool isCountableCopy(Operation *op, Value mbar) {
-  APInt c;
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(op))
-    return copy.getMbar() == mbar && !copy.getMulticastMask() &&
-           matchPattern(copy.getSize(), m_ConstantInt(&c));
-  if (auto copy = dyn_cast<NVVM::CpAsyncBulkSharedCTAToSharedClusterOp>(op))
-    return copy.getMbar() == mbar &&
-           matchPattern(copy.getSize(), m_ConstantInt(&c));
-  return false;
-}
-
 Fill fillOf(ProducerAcquireOp acquire) {
-  SmallVector<Value> worklist;
-  for (Operation *user : acquire.getStage().getUsers())
-    if (isa<FullBarrierOp>(user))
-      worklist.push_back(user->getResult(0));
-  if (worklist.empty())
-    return Fill::None;
-  bool any = false;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (isa<LLVM::AddrSpaceCastOp>(user)) {
-        worklist.push_back(user->getResult(0));
-        continue;
-      }
-      if (!isCountableCopy(user, v))
-        return Fill::Opaque;
-      any = true;
-    }
-  }
-  return any ? Fill::Copies : Fill::None;
+  rules::StageCopies stage = rules::getStageCopies(acquire);
+  if (!stage.counted)
+    return Fill::Opaque;
+  return stage.copies.empty() ? Fill::None : Fill::Copies;
 }
 
 /// The members' common num_bytes (R67 makes them equal).

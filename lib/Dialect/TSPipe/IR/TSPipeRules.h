@@ -71,6 +71,21 @@ LogicalResult verifyBudgetRules(KernelOp kernel);
 /// Copies and commits that fill or drain stages (X5, X6). X6's config part
 /// (TMA num_bytes a multiple of 16) is checked by `#tspipe.config`.
 LogicalResult verifyCopyRules(KernelOp kernel);
+
+/// The uses of the full barrier of `acquire`'s stage (followed through
+/// address-space casts), as the X6 byte check counts them
+/// (TSPipeCopyRules.cpp).
+struct StageCopies {
+  /// The bracket takes the stage's full barrier (`tspipe.full_barrier`).
+  bool shown = false;
+  /// Every use is a bulk copy of constant size without multicast completing
+  /// on that barrier; false when some use could complete bytes the count
+  /// cannot see (a tensor or multicast copy, a dynamic size, another op).
+  bool counted = true;
+  /// The countable copies and their bytes.
+  llvm::DenseMap<Operation *, int64_t> copies;
+};
+StageCopies getStageCopies(ProducerAcquireOp acquire);
 /// X6 (B20): a pipeline used on one side has a task on the other side.
 LogicalResult verifyBothSidesUsed(PipelineOp pipe, ArrayRef<TaskUse> uses);
 /// NVVM targets of the enclosing gpu.module (X7).
