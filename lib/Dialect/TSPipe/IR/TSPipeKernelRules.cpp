@@ -230,5 +230,6 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyBarrierRules(kernel));
   ok &= succeeded(verifyWorkOpAttrs(kernel));
   ok &= succeeded(verifyStageLifetimeRules(kernel));
+  ok &= succeeded(verifyWorkQueueRules(kernel));
   return success(ok);
 }

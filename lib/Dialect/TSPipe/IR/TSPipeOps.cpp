@@ -164,6 +164,8 @@ LogicalResult KernelOp::verifyRegions() {
       continue; // rules R67-R69: verifyGroupRules
     if (isa<NamedBarrierOp>(op))
       continue; // rule X13: verifyBarrierRules
+    if (isa<WorkQueueOp>(op))
+      continue; // rules R19-R22, R35: verifyWorkQueueRules
     if (auto task = dyn_cast<TaskOp>(op)) {
       // Written so that warp_idx + num_warps cannot overflow.
       uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
@@ -329,10 +331,14 @@ bool TaskOp::consumesPipeline(StringRef pipeline) {
 }
 
 DomainLoopOp TaskOp::getDomainLoop() {
-  for (Operation &op : getBody().front())
-    if (auto loop = dyn_cast<DomainLoopOp>(op))
-      return loop;
-  return {};
+  // A persistent task's loop sits in its work_tile_loop (or a skippable of
+  // it); the parent traits keep it out of every other region.
+  DomainLoopOp found;
+  getBody().walk([&](DomainLoopOp loop) {
+    found = loop;
+    return WalkResult::interrupt();
+  });
+  return found;
 }
 
 LogicalResult TaskOp::verify() {
@@ -358,8 +364,7 @@ LogicalResult TaskOp::verify() {
                             "(setmaxnreg); round to a multiple of 8 in that "
                             "range";
   unsigned loops = 0;
-  for (Operation &op : getBody().front())
-    loops += isa<DomainLoopOp>(op);
+  getBody().walk([&](DomainLoopOp) { ++loops; });
   if (loops != 1)
     return emitOpError() << "[R16] a task schedule needs exactly one "
                             "tspipe.domain_loop, found "
@@ -638,6 +643,9 @@ static LogicalResult verifyStageUses(Operation *bracket, Value stage) {
   for (OpOperand &use : stage.getUses()) {
     Operation *user = use.getOwner();
     if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(user))
+      continue;
+    // The work queue's response and fetch read the stage like an accessor.
+    if (isa<AdvanceWorkTileOp, FetchWorkTileOp>(user))
       continue;
     InFlightDiagnostic diag =
         bracket->emitOpError()

@@ -102,6 +102,9 @@ LogicalResult verifyBarrierRules(KernelOp kernel);
 /// Every use of a pointer into a stage lies inside its bracket (R32, R33;
 /// TSPipeStageLifetimeRules.cpp).
 LogicalResult verifyStageLifetimeRules(KernelOp kernel);
+/// Work queues and persistent tasks across the kernel (R19, R22, R35;
+/// TSPipeWorkQueueRules.cpp).
+LogicalResult verifyWorkQueueRules(KernelOp kernel);
 /// One group-level bracket makes every member's arrivals (X16), for a group
 /// whose members passed R67.
 LogicalResult verifyGroupArrivals(PipelineGroupOp group,

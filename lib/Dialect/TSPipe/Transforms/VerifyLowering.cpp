@@ -74,7 +74,8 @@ LogicalResult verifyPlacement(KernelOp kernel) {
           !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
         return WalkResult::advance();
       Operation *parent = op->getParentOp();
-      if (isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp>(parent))
+      if (isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp, WorkTileLoopOp,
+              SkippableOp>(parent))
         return WalkResult::advance();
       ok = false;
       op->emitOpError() << "[X15] must be a direct child of the task, its "

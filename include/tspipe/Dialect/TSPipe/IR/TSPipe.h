@@ -93,6 +93,12 @@ ReleaseForm deriveReleaseForm(PipelineConfigAttr config,
 /// of 8. The budget rules check against it and the lowering picks the
 /// setmaxnreg direction against it.
 int64_t getDefaultRegistersPerThread(int64_t numWarps);
+/// Resolves `name` to the tspipe.work_queue of the kernel enclosing `from`
+/// (null if it names none); `tables` caches as for lookupPipeline.
+WorkQueueOp lookupWorkQueue(Operation *from, FlatSymbolRefAttr name,
+                            SymbolTableCollection *tables = nullptr);
+/// The task's tspipe.work_tile_loop (null for a non-persistent task).
+WorkTileLoopOp getWorkTileLoop(TaskOp task);
 } // namespace mlir::tspipe
 
 #endif // TSPIPE_DIALECT_TSPIPE_IR_TSPIPE_H

@@ -247,7 +247,8 @@ def TSPipe_TaskOp : TSPipe_Op<"task", [
 }
 
 def TSPipe_DomainLoopOp : TSPipe_Op<"domain_loop", [
-    HasParent<"TaskOp">, SingleBlock, NoTerminator]> {
+    ParentOneOf<["TaskOp", "WorkTileLoopOp", "SkippableOp"]>, SingleBlock,
+    NoTerminator]> {
   let summary = "the task's domain loop";
   let description = [{
     TS's `domain_loop(start, end, step)`: the body runs for
@@ -662,5 +663,7 @@ def TSPipe_NamedBarrierArriveOp
     Example: `tspipe.named_barrier_arrive @epilogue`
   }];
 }
+
+include "tspipe/Dialect/TSPipe/IR/TSPipeWorkQueueOps.td"
 
 #endif // TSPIPE_OPS_TD
