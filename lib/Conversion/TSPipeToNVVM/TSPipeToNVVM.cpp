@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Protocol.h"
+#include "WorkQueueLowering.h"
 #include "tspipe/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,10 +45,29 @@ constexpr StringLiteral kDynSmemName = "__tspipe_dynamic_smem";
 // Task lowering: cursors through head, domain loop, guards and tail
 //===----------------------------------------------------------------------===//
 
-class TaskLowering {
+class TaskLowering final : public TileLoopHost {
 public:
   TaskLowering(KernelLowering &kernel, TaskOp task, OpBuilder &b)
-      : k(kernel), task(task), b(b) {}
+      : k(kernel), task(task), b(b), workQueue(kernel, task, *this) {}
+
+  // TileLoopHost (WorkQueueLowering.cpp).
+  OpBuilder &builder() override { return b; }
+  IRMapping &valueMapping() override { return mapping; }
+  SmallVector<Cursor *> cursorsAdvancedIn(Operation *op) override {
+    llvm::SetVector<Cursor *> advanced;
+    op->walk([&](Operation *inner) { collectAdvanced(inner, advanced); });
+    return advanced.takeVector();
+  }
+  SmallVector<Cursor *> &carriedCursors() override { return carried; }
+  LogicalResult lowerBlockOps(Block &block) override {
+    return lowerBlock(block);
+  }
+  std::pair<PipelineLowering *, Value> loweredStage(Value stage) override {
+    auto it = stages.find(stage);
+    if (it == stages.end())
+      return {nullptr, Value()};
+    return it->second;
+  }
 
   LogicalResult lower() {
     Location loc = task.getLoc();
@@ -186,6 +206,10 @@ private:
     };
     return TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](DomainLoopOp loop) { return lowerDomainLoop(loop); })
+        .Case([&](WorkTileLoopOp l) { return workQueue.lowerTileLoop(l); })
+        .Case([&](SkippableOp s) { return workQueue.lowerSkippable(s); })
+        .Case([&](AdvanceWorkTileOp a) { return workQueue.lowerAdvance(a); })
+        .Case([&](FetchWorkTileOp f) { return workQueue.lowerFetch(f); })
         .Case<FirstIterOp, LastIterOp>(
             [&](Operation *guard) { return lowerGuard(*guard); })
         .Case([&](ProducerTryAcquireOp acq) {
@@ -443,6 +467,7 @@ private:
   DenseMap<Value, std::pair<PipelineLowering *, Value>> stages;
   std::tuple<Value, Value, Value> loopBounds;
   Value currentIv;
+  WorkQueueLowering workQueue;
 };
 
 //===----------------------------------------------------------------------===//

@@ -252,8 +252,10 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     for (const PipeInfo &p : m.pipes)
       drains += p.stages;
     estimate +=
-        static_cast<int64_t>(t.head.size() + t.tail.size()) + drains +
-        as.trips[m.agents[a].task] * std::max<int64_t>(1, t.body.size()) * 2;
+        t.tiles * (static_cast<int64_t>(t.head.size() + t.tail.size()) +
+                   as.trips[m.agents[a].task] *
+                       std::max<int64_t>(1, t.body.size()) * 2) +
+        drains;
   }
   totalEvents += estimate;
   if (estimate > kMaxEvents || totalEvents > kMaxTotalEvents) {

@@ -261,7 +261,8 @@ Model progress::detail::buildModel(KernelOp kernel) {
       into.push_back({op, it->second, r, g});
     };
     bool afterLoop = false;
-    for (Operation &op : task.getBody().front()) {
+    for (auto [opPtr, skippable] : scheduleOps(task)) {
+      Operation &op = *opPtr;
       if (auto loop = dyn_cast<DomainLoopOp>(op)) {
         afterLoop = true;
         for (Operation &inner : loop.getBody().front()) {
@@ -275,14 +276,19 @@ Model progress::detail::buildModel(KernelOp kernel) {
         }
         continue;
       }
-      addStep(&op, afterLoop ? t.tail : t.head, Guard::Always);
+      std::vector<Step> &into = afterLoop ? t.tail : t.head;
+      size_t before = into.size();
+      addStep(&op, into, Guard::Always);
+      for (size_t i = before; i < into.size(); ++i)
+        into[i].skippable = skippable;
     }
     task.walk([&](Operation *op) {
       if (!op->getAttrOfType<FlatSymbolRefAttr>("pipeline") ||
           isa<CurrentStageOp>(op))
         return;
       Operation *parent = op->getParentOp();
-      if (!isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp>(parent))
+      if (!isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp, WorkTileLoopOp,
+               SkippableOp>(parent))
         m.unmodeled.push_back(op);
     });
     if (auto produces = task.getProducesAttr())
@@ -295,6 +301,7 @@ Model progress::detail::buildModel(KernelOp kernel) {
     m.tasks.push_back(std::move(t));
   }
 
+  modelTileLoops(m);
   for (const ExprTable::Leaf &leaf : m.exprs.leaves())
     m.symbols.push_back({leaf.value, leaf.name});
 
@@ -483,10 +490,12 @@ bool Generator::next(Event &e) {
       e.iter = tag;
       return true;
     }
+    bool skipped = tile == task.skippedTile;
     switch (section) {
     case Section::Head:
       if (stepIdx < task.head.size()) {
-        if (emit(task.head[stepIdx++], e))
+        const Step &s = task.head[stepIdx++];
+        if (!(skipped && s.skippable) && emit(s, e))
           return true;
         continue;
       }
@@ -494,7 +503,7 @@ bool Generator::next(Event &e) {
       stepIdx = 0;
       iter = 0;
       eventsThisIter = 0;
-      if (trips == 0 || task.body.empty())
+      if (trips == 0 || task.body.empty() || skipped)
         section = Section::Tail;
       continue;
     case Section::Loop:
@@ -526,8 +535,15 @@ bool Generator::next(Event &e) {
       continue;
     case Section::Tail:
       if (stepIdx < task.tail.size()) {
-        if (emit(task.tail[stepIdx++], e))
+        const Step &s = task.tail[stepIdx++];
+        if (!(skipped && s.skippable) && emit(s, e))
           return true;
+        continue;
+      }
+      if (++tile < task.tiles) {
+        // The next tile: the cursors carry on (TileModel.cpp).
+        section = Section::Head;
+        stepIdx = 0;
         continue;
       }
       section = Section::Drains;

@@ -66,6 +66,8 @@ struct Step {
   unsigned pipe;
   StepRole role;
   Guard guard;
+  /// Inside a tspipe.skippable: dropped on a skipped tile (TileModel.cpp).
+  bool skippable = false;
 };
 
 /// Floor division (rounds toward negative infinity); b > 0.
@@ -111,6 +113,12 @@ struct TaskInfo {
   int64_t tripFrom = 0;
   bool hasGuardedArrive = false;
   std::vector<unsigned> agents;
+  /// Persistent tasks (TileModel.cpp): head, domain loop and tail run once
+  /// per modelled tile, the cursors carried from tile to tile, the drains
+  /// after the last; on tile `skippedTile` (-1: none) the skippable steps
+  /// and the domain loop do not run.
+  int64_t tiles = 1;
+  int64_t skippedTile = -1;
 };
 
 struct AgentInfo {
@@ -159,6 +167,15 @@ struct Model {
 
 Model buildModel(KernelOp kernel);
 
+/// The ops of a task's schedule in order, with whether each sits in a
+/// tspipe.skippable: the task body, or for a persistent task the body of
+/// its work_tile_loop with each skippable's ops in place (TileModel.cpp).
+std::vector<std::pair<Operation *, bool>> scheduleOps(TaskOp task);
+/// Sets the tiles each persistent task runs in the model and the tile it
+/// skips (TileModel.cpp): every task sees the same tiles; tasks whose
+/// skip_if predicates are not the same skip differently.
+void modelTileLoops(Model &m);
+
 /// The exact trip count of task `t` with the model's symbols (leaves) set to
 /// `leafValues`: max(0, ceil((end - start) / step)), each bound evaluated
 /// with the semantics of its arith ops; nullopt where a bound is undefined
@@ -190,6 +207,7 @@ public:
   int64_t iter = 0;
   int64_t drainLeft = 0;
   size_t drainIdx = 0;
+  int64_t tile = 0;
   bool idle = false;
   std::vector<std::array<int64_t, 4>> pos;
 

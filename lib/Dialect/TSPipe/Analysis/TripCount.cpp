@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TripCount.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -276,6 +277,13 @@ int ExprTable::leafNode(Value v, unsigned width) {
       else
         os << ",v" << operand.getAsOpaquePointer();
     }
+  } else if (auto arg = dyn_cast<BlockArgument>(v);
+             arg && isa_and_nonnull<mlir::tspipe::WorkTileLoopOp>(
+                        arg.getOwner()->getParentOp())) {
+    // Every task walks the kernel's one work queue (R35), so coordinate i
+    // of the tile is the same value in every task's tile loop (and its
+    // skip_if): one leaf (docs/ProgressChecker.md, Persistent tile loops).
+    os << "tile" << arg.getArgNumber();
   } else {
     os << "v" << v.getAsOpaquePointer();
   }
