@@ -364,3 +364,13 @@ def empty_barrier(stage, *, loc=None, ip=None):
 
 def stage_buffer(stage, *, loc=None, ip=None):
     return StageBufferOp(stage, loc=loc, ip=ip).result
+
+
+# The work queue ops (their builders live in _work_queue.py).
+from ._work_queue import (  # noqa: E402,F401
+    AdvanceWorkTileOp,
+    FetchWorkTileOp,
+    SkippableOp,
+    WorkQueueOp,
+    WorkTileLoopOp,
+)

@@ -69,6 +69,7 @@ from .schedule import (
     work_tile_loop,
 )
 from .task_manager import TaskManager
+from .work_queue import TileSchedulerType, WorkQueue
 from .vocabulary import (
     Agent,
     CooperativeGroup,
@@ -109,6 +110,8 @@ __all__ = [
     "producer_work",
     "consumer_work",
     "work_tile_loop",
+    "WorkQueue",
+    "TileSchedulerType",
     "when_true",
     "when_false",
     "WorkAttr",

@@ -456,6 +456,60 @@ class Task:
         domain loop only (inside the loop, R22)."""
         return self._guard("LastIterOp", "last_iter")
 
+    # -- schedule: persistent tile loop -----------------------------------
+
+    @contextlib.contextmanager
+    def work_tile_loop(self, queue: str, skip_if=None) -> Iterator[list]:
+        """``with task.work_tile_loop(queue, skip_if=f) as coords:`` -- the
+        task's loop over the tiles of the kernel's work queue ``queue``
+        (:meth:`Kernel.work_queue`; R19-R22, R35). ``coords`` are the
+        tile's ``index`` Values, one per grid extent (three for a CLC
+        queue). ``skip_if(*coords)`` builds the skip predicate, an ``i1``
+        Value (R21). Raises ScheduleError (R19) for a queue the kernel does
+        not declare."""
+        queues = getattr(self.kernel, "_work_queues", {})
+        if queue not in queues:
+            raise ScheduleError(
+                f"[R19] work_tile_loop names {queue!r}, which is not a work "
+                f"queue of the kernel; declare it with kernel.work_queue(...)",
+                "R19", _caller_location())
+        with self._building():
+            op = tsd.WorkTileLoopOp(queue, queues[queue],
+                                    skip_if=skip_if is not None)
+            if skip_if is not None:
+                block = op.skip_block
+                with ir.InsertionPoint(block):
+                    tsd.SkipTileOp(skip_if(*block.arguments))
+        with self._region(op, "work_tile_loop") as block:
+            yield list(block.arguments)
+
+    @contextlib.contextmanager
+    def skippable(self) -> Iterator[None]:
+        """``with task.skippable():`` -- steps a skipped tile leaves out (the
+        domain loop among them, R22)."""
+        with self._building():
+            op = tsd.SkippableOp()
+        with self._region(op, "skippable"):
+            yield
+
+    def advance_work_tile(self, queue: str, response: Optional[Stage] = None):
+        """End the tile (``tspipe.advance_work_tile``, TS's
+        ``get_and_advance_work_tile``); ``response``: the Stage of the wait
+        on a CLC queue's pipeline (R35)."""
+        if response is not None:
+            self._check_owner(response, "advance_work_tile(response=...)",
+                              repr(response))
+        with self._building():
+            return tsd.AdvanceWorkTileOp(
+                queue, response=None if response is None else response.value)
+
+    def fetch_work_tile(self, queue: str, stage: Stage):
+        """The CLC scheduler's try_cancel into the acquired ``stage``
+        (``tspipe.fetch_work_tile``, R35)."""
+        self._check_owner(stage, "fetch_work_tile(stage)", repr(stage))
+        with self._building():
+            return tsd.FetchWorkTileOp(queue, stage.value)
+
     def __repr__(self):
         return f"Task({self.name!r})"
 

@@ -153,6 +153,8 @@ class Kernel:
         self.arch = arch
         self.pipelines: List[Pipeline] = []
         self.tasks: List[Task] = []
+        # Work queues declared (name -> tile coordinates per tile).
+        self._work_queues: Dict[str, int] = {}
         self._constants: Dict[int, Any] = {}
         self.context = context if context is not None else ir.Context()
         loc = _user_location_in(self.context)
@@ -310,6 +312,30 @@ class Kernel:
                 op = tsd.PipelineGroupOp(
                     name, mode, names,
                     config=cfg.to_attr(self.context) if cfg else None)
+        return op
+
+    def work_queue(self, name: str, grid=None, clc=None):
+        """Declare the kernel's work queue: ``grid=[m, n, l]`` (ints or
+        ``index`` Values) for the static persistent scheduler, ``clc=`` the
+        clc_fetch_async pipeline for the CLC-driven one (R35); tasks walk
+        it with ``task.work_tile_loop(name)``. Raises TypeError for neither
+        or both."""
+        _check_name("work queue", name)
+        if (grid is None) == (clc is None):
+            raise TypeError("work_queue takes grid=[...] (static persistent) "
+                            "or clc= (the clc_fetch_async pipeline)")
+        extents = ([] if grid is None else
+                   [self._index_value(g, "work_queue grid") for g in grid])
+        loc = _user_location_in(self.context)
+        with self.context, loc:
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = tsd.WorkQueueOp(
+                    name, grid=extents,
+                    clc_pipeline=None if clc is None
+                    else self._resource_name(clc))
+        self._work_queues[name] = len(extents) if grid is not None else 3
         return op
 
     def task(self, name: str, warp_idx: int, num_warps: int,

@@ -15,8 +15,10 @@ building ops with the dialect builders).
 
 A work call returns a :class:`DataFlowToken`; passing it to a later work
 call of the same task passes the Value(s) the first work method returned
-(TS's data-flow routing, within a task). Not modelled (raise
-:class:`NotImplementedError` at the call): ``work_tile_loop``,
+(TS's data-flow routing, within a task). ``with work_tile_loop(wq,
+skip_if=f) as wtl:`` walks a :class:`tspipe.ts.WorkQueue`'s tiles (``with
+wtl.skippable():`` marks what a skipped tile leaves out; tspipe.ts.work_queue).
+Not modelled (raise :class:`NotImplementedError` at the call):
 ``when_true`` / ``when_false``.
 """
 
@@ -102,6 +104,9 @@ class Block:
     line: int
     bounds: Tuple[Any, Any, Any] = (0, 0, 1)
     body: List[Any] = field(default_factory=list)
+    # work_tile_loop: the WorkQueue and the skip predicate.
+    queue: Any = None
+    skip_if: Any = None
 
 
 @dataclass
@@ -265,6 +270,58 @@ def _not_modelled(name: str):
     return call
 
 
-work_tile_loop = _not_modelled("work_tile_loop")
+class _WorkTileLoopHandle:
+    """``wtl`` in ``with work_tile_loop(wq, skip_if=...) as wtl``."""
+
+    def __init__(self, block: Block):
+        self._block = block
+
+    @contextlib.contextmanager
+    def skippable(self) -> Iterator[None]:
+        """``with wtl.skippable():`` -- steps a skipped tile leaves out (the
+        domain loop must be among them when the loop has ``skip_if``,
+        R22)."""
+        recorder = _Recorder.get("wtl.skippable()")
+        if self._block.skip_if is None:
+            raise ScheduleError(
+                "[R22] skippable() needs work_tile_loop(wq, skip_if=...)",
+                "R22", caller_location())
+        file, line = _site()
+        block = Block("skippable", file, line)
+        recorder.stack[-1].append(block)
+        recorder.stack.append(block.body)
+        try:
+            yield
+        finally:
+            recorder.stack.pop()
+
+
+@contextlib.contextmanager
+def work_tile_loop(wq, skip_if: Optional[Callable[..., Any]] = None
+                   ) -> Iterator[_WorkTileLoopHandle]:
+    """``with work_tile_loop(wq, skip_if=None) as wtl:`` -- TS's persistent
+    loop over the tiles of the :class:`tspipe.ts.WorkQueue` ``wq``, once
+    per schedule, at its top (R22). ``skip_if(*coords)`` builds an ``i1``
+    Value from the tile's ``index`` coordinates (R21); a callable domain
+    bound ``f(kernel, coords)`` computes a per-tile domain (R20). The
+    tile's tail ends with the queue's steps (``wq.wait()``,
+    ``wq.get_and_advance_work_tile()``, ``wq.release()``; R35)."""
+    if skip_if is not None and not callable(skip_if):
+        raise ScheduleError(
+            f"[R21] skip_if must be callable (a predicate on the tile "
+            f"coordinates), got {skip_if!r}", "R21", caller_location())
+    recorder = _Recorder.get("work_tile_loop()")
+    file, line = _site()
+    resource = getattr(wq, "_resource", wq)
+    block = Block("work_tile_loop", file, line, queue=resource,
+                  skip_if=skip_if)
+    recorder.stack[-1].append(block)
+    recorder.stack.append(block.body)
+    try:
+        yield _WorkTileLoopHandle(block)
+    finally:
+        recorder.stack.pop()
+
+
 when_true = _not_modelled("when_true")
 when_false = _not_modelled("when_false")

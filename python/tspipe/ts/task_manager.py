@@ -17,6 +17,8 @@ arguments, see :class:`tspipe.ts.Kernel`), ``arch``.
 
 from __future__ import annotations
 
+import inspect
+
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..diagnostics import ScheduleError, at_site, caller_location
@@ -24,6 +26,7 @@ from .brackets import Stage
 from .kernel import Kernel
 from .resources import GroupMember, MemoryResource, PipelineGroup
 from .schedule import BRACKETS, Block, DataFlowToken, Step
+from .work_queue import WorkQueue
 from .task import Task
 
 __all__ = ["TaskManager", "LoopInfo"]
@@ -91,9 +94,12 @@ class TaskManager:
             # A resource without a pipeline (a global-memory source or sink)
             # only has work methods; it is no tspipe.pipeline.
             if res.pipeline_config is not None:
-                self.kernel.pipeline(res.name, res.pipeline_config,
+                self.kernel.pipeline(_pipeline_name(res), res.pipeline_config,
                                      smem_bytes=res.smem_bytes,
                                      tmem_columns=res.tmem_columns)
+        for res in resources:
+            if isinstance(res, WorkQueue):
+                self._declare_queue(res)
         # The pipeline groups the schedules name (a group, or a member
         # through its group), in order of first use.
         groups: List[PipelineGroup] = []
@@ -115,9 +121,9 @@ class TaskManager:
     def _build_task(self, task: Task, name: str):
         builder = self.kernel.task(
             name, task.warp_idx, task.num_warps,
-            produces=[r.name for r in _members(task.dst_resources)
+            produces=[_pipeline_name(r) for r in _members(task.dst_resources)
                       if r.pipeline_config is not None],
-            consumes=[r.name for r in _members(task.src_resources)
+            consumes=[_pipeline_name(r) for r in _members(task.src_resources)
                       if r.pipeline_config is not None],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
@@ -129,15 +135,21 @@ class TaskManager:
             if isinstance(node, Block):
                 inner = dict(stages)
                 with at_site(node.file, node.line):
-                    if node.kind == "domain_loop":
-                        bounds = [b(self.kernel) if callable(b) else b
-                                  for b in node.bounds]
+                    if node.kind == "work_tile_loop":
+                        scope = builder.work_tile_loop(node.queue.name,
+                                                       skip_if=node.skip_if)
+                    elif node.kind == "skippable":
+                        scope = builder.skippable()
+                    elif node.kind == "domain_loop":
+                        bounds = [self._bound(b, builder) for b in node.bounds]
                         scope = builder.domain_loop(*bounds)
                     elif node.kind == "first_iter":
                         scope = builder.first_iter()
                     else:
                         scope = builder.last_iter()
-                    scope.__enter__()
+                    coords = scope.__enter__()
+                    if node.kind == "work_tile_loop":
+                        builder.__dict__["_tile_coords"] = coords
                 try:
                     self._replay(task, builder, node.body, inner)
                 finally:
@@ -146,8 +158,54 @@ class TaskManager:
             with at_site(node.file, node.line):
                 self._step(task, builder, node, stages)
 
+    def _bound(self, bound, builder):
+        """A domain bound: a value, ``f(kernel)``, or in a tile loop
+        ``f(kernel, coords)`` (a per-tile dynamic domain, R20)."""
+        if not callable(bound):
+            return bound
+        try:
+            params = len(inspect.signature(bound).parameters)
+        except (TypeError, ValueError):
+            params = 1
+        if params >= 2:
+            return bound(self.kernel, builder.__dict__.get("_tile_coords"))
+        return bound(self.kernel)
+
+    def _declare_queue(self, res: "WorkQueue"):
+        if res.grid is not None:
+            grid = [g(self.kernel) if callable(g) else g for g in res.grid]
+            self.kernel.work_queue(res.name, grid=grid)
+        else:
+            self.kernel.work_queue(res.name, clc=res.pipeline_name)
+
+    def _queue_step(self, builder, res: "WorkQueue", method: str,
+                    stages: Dict[Any, Stage]):
+        """A WorkQueue step: the brackets of a CLC queue's pipeline (none
+        for a static queue), get_and_advance_work_tile, fetch_work_tile."""
+        clc = res.pipeline_config is not None
+        if method == "get_and_advance_work_tile":
+            builder.advance_work_tile(
+                res.name, stages.get((res, "consumer")) if clc else None)
+            return
+        if method == "fetch_work_tile":
+            builder.fetch_work_tile(res.name, stages[(res, "producer")])
+            return
+        if method not in BRACKETS:
+            raise ScheduleError(
+                f"[R38] WorkQueue {res.name!r} has no work method {method!r} "
+                f"(get_and_advance_work_tile, fetch_work_tile)", "R38",
+                caller_location())
+        if not clc:
+            return  # a static queue's wait / release emit nothing (2.8)
+        result = getattr(builder, method)(res.pipeline_name)
+        if method in ("acquire", "wait"):
+            stages[(res, BRACKETS[method])] = result
+
     def _step(self, task: Task, builder, step: Step, stages: Dict[Any, Stage]):
         res, method = step.resource, step.method
+        if isinstance(res, WorkQueue):
+            self._queue_step(builder, res, method, stages)
+            return
         # A member named through its group (TS's group.member): its brackets
         # name the group (R24).
         group = None
@@ -211,6 +269,11 @@ class TaskManager:
     def to_ptx(self, arch: Optional[str] = None, **options) -> str:
         """PTX of the kernel (:meth:`tspipe.ts.Kernel.to_ptx`)."""
         return self.kernel.to_ptx(arch, **options)
+
+
+def _pipeline_name(res) -> str:
+    """The tspipe.pipeline of a resource (a CLC WorkQueue's is its own)."""
+    return res.pipeline_name if isinstance(res, WorkQueue) else res.name
 
 
 def _members(resources) -> List[Any]:
