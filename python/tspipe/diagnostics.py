@@ -50,6 +50,11 @@ _UNTAGGED_RULES = (
     ("expects parent op 'tspipe.domain_loop'", "R22"),
     # a domain_loop nested in another one or outside a task.
     ("expects parent op 'tspipe.task'", "R22"),
+    # the same, for the parents a persistent task adds (tile loop, skippable),
+    # and a tile-loop op outside its loop.
+    ("expects parent op to be one of 'tspipe.task, tspipe.work_tile_loop",
+     "R22"),
+    ("expects parent op 'tspipe.work_tile_loop'", "R22"),
     # MLIR's dominance check: a Value a work step built (or a stage) used
     # where it is not defined, e.g. after the block that made it (data flow
     # between work steps, R39).

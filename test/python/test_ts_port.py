@@ -395,5 +395,3 @@ def test_domain_loop_takes_range_bounds():
                       Task([ring], [], 1, 1, schedule=consume(ring), name="c")],
                      {ring: []})
     assert len(tm.kernel.tasks) == 2
-    with pytest.raises(NotImplementedError):
-        pl.work_tile_loop(None)

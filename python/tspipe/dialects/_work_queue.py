@@ -13,10 +13,10 @@ place of the generated classes by :mod:`tspipe.dialects.tspipe`.
 * ``SkippableOp()`` creates its body block.
 """
 
+from ..ir import FlatSymbolRefAttr, IndexType, StringAttr
 from . import _tspipe_ops_gen as _gen
 from ._ods_common import _cext as _ods_cext
 from ._tspipe_ops_gen import _Dialect
-from ..ir import FlatSymbolRefAttr, IndexType, StringAttr
 
 
 def _sym(value):

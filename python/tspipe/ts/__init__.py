@@ -69,7 +69,6 @@ from .schedule import (
     work_tile_loop,
 )
 from .task_manager import TaskManager
-from .work_queue import TileSchedulerType, WorkQueue
 from .vocabulary import (
     Agent,
     CooperativeGroup,
@@ -77,6 +76,7 @@ from .vocabulary import (
     PipelineType,
     SignalingThreads,
 )
+from .work_queue import TileSchedulerType, WorkQueue
 
 __all__ = [
     "Agent",

@@ -18,7 +18,6 @@ arguments, see :class:`tspipe.ts.Kernel`), ``arch``.
 from __future__ import annotations
 
 import inspect
-
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..diagnostics import ScheduleError, at_site, caller_location
@@ -26,8 +25,8 @@ from .brackets import Stage
 from .kernel import Kernel
 from .resources import GroupMember, MemoryResource, PipelineGroup
 from .schedule import BRACKETS, Block, DataFlowToken, Step
-from .work_queue import WorkQueue
 from .task import Task
+from .work_queue import WorkQueue
 
 __all__ = ["TaskManager", "LoopInfo"]
 

@@ -1478,7 +1478,7 @@ gpu.module @domain_loop_outside_task {
   gpu.func @domain_loop_outside_task() kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'tspipe.domain_loop' op expects parent op 'tspipe.task'}}
+    // expected-error @+1 {{'tspipe.domain_loop' op expects parent op to be one of 'tspipe.task, tspipe.work_tile_loop, tspipe.skippable'}}
     tspipe.domain_loop %i = %c0 to %c1 step %c1 {
     }
     gpu.return

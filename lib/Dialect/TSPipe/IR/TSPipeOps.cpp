@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+
+#include <functional>
 #include "mlir/IR/OpImplementation.h"
 
 #include <limits>
@@ -363,8 +365,21 @@ LogicalResult TaskOp::verify() {
                          << ") must be in [24, 256] and divisible by 8 "
                             "(setmaxnreg); round to a multiple of 8 in that "
                             "range";
+  // The task's own loops: in its body, or in its work_tile_loop (directly
+  // or in a skippable of it). A loop nested elsewhere is its parent
+  // trait's error (R22).
   unsigned loops = 0;
-  getBody().walk([&](DomainLoopOp) { ++loops; });
+  std::function<void(Block &)> countLoops = [&](Block &block) {
+    for (Operation &op : block) {
+      loops += isa<DomainLoopOp>(op);
+      if (!isa<WorkTileLoopOp, SkippableOp>(op))
+        continue;
+      Region &body = op.getRegion(op.getNumRegions() - 1);
+      if (!body.empty())
+        countLoops(body.front());
+    }
+  };
+  countLoops(getBody().front());
   if (loops != 1)
     return emitOpError() << "[R16] a task schedule needs exactly one "
                             "tspipe.domain_loop, found "
