@@ -594,3 +594,42 @@ func.func @X17_drain_per_tile(%m: index, %n: index) {
   }
   return
 }
+
+// -----
+
+// R35: the CLC queue's pipeline has no room for the responses.
+func.func @R35_clc_response_buffer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    // expected-error @+1 {{[R35] the pipeline of CLC work queue '@dyn' holds one 16-byte try_cancel response per stage: it needs smem_bytes(32), got none; write smem_bytes(32)}}
+    tspipe.pipeline @clc config(<clc_fetch_async, num_stages = 2, num_bytes = 16,
+        producer_group = <thread, 1>, consumer_group = <thread, 64>,
+        producer_signaling = cta_leader>)
+    tspipe.work_queue @dyn clc(@clc)
+    tspipe.task @sched warps(0, 1) produces [@clc] consumes [@clc] {
+      tspipe.work_tile_loop @dyn {
+      ^bb0(%x: index, %y: index, %z: index):
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+        }
+        %p = tspipe.producer_acquire @clc
+        tspipe.fetch_work_tile @dyn stage(%p)
+        tspipe.producer_commit @clc
+        %s = tspipe.consumer_wait @clc
+        tspipe.advance_work_tile @dyn response(%s)
+        tspipe.consumer_release @clc
+      }
+    }
+    tspipe.task @work warps(1, 1) consumes [@clc] {
+      tspipe.work_tile_loop @dyn {
+      ^bb0(%x: index, %y: index, %z: index):
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+        }
+        %s = tspipe.consumer_wait @clc
+        tspipe.advance_work_tile @dyn response(%s)
+        tspipe.consumer_release @clc
+      }
+    }
+  }
+  return
+}

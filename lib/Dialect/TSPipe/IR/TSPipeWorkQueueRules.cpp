@@ -185,6 +185,20 @@ LogicalResult rules::verifyWorkQueueRules(KernelOp kernel) {
                              "one with num_bytes = 16";
       return failure();
     }
+    // The responses live in the pipeline's data buffer, one 16-byte record
+    // per stage (fetch_work_tile writes it, advance_work_tile reads it).
+    int64_t want = 16 * pipe.getConfig().getNumStages();
+    std::optional<uint64_t> have = pipe.getSmemBytes();
+    if (!have || static_cast<int64_t>(*have) != want) {
+      ok = false;
+      pipe.emitOpError() << "[R35] the pipeline of CLC work queue '@"
+                         << queue.getSymName()
+                         << "' holds one 16-byte try_cancel response per "
+                            "stage: it needs smem_bytes("
+                         << want << "), got "
+                         << (have ? std::to_string(*have) : "none")
+                         << "; write smem_bytes(" << want << ")";
+    }
     SmallVector<TaskOp> producers;
     for (TaskOp task : tasks)
       if (task.producesPipeline(clcPipe))
