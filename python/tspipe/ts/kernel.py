@@ -380,6 +380,20 @@ class Kernel:
                 ir.InsertionPoint(self.op), traceback_locations():
             return step(*args, **kwargs)
 
+    def epilogue(self, step: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run ``step(*args, **kwargs)`` with the insertion point in the
+        ``gpu.func`` after the ``tspipe.kernel``, before its return: code
+        every thread runs once all its tasks are done (e.g. freeing tensor
+        memory); returns what ``step`` returns. Values of :meth:`prologue`
+        may be used here. Raises TypeError if ``step`` is not callable."""
+        if not callable(step):
+            raise TypeError(f"epilogue() takes a callable that builds ops, "
+                            f"got {step!r}")
+        ret = self._entry.operations[len(self._entry.operations) - 1]
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(ret), traceback_locations():
+            return step(*args, **kwargs)
+
     # -- output (tspipe.ts.verification) -----------------------------------
 
     def build(self, arch: Optional[str] = None, *,
