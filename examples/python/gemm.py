@@ -46,6 +46,7 @@ Run: ``python examples/python/gemm.py [out_dir]``.
 from __future__ import annotations
 
 import sys
+import weakref
 from dataclasses import dataclass
 
 # --- the TS imports, changed: ------------------------------------------------
@@ -102,12 +103,11 @@ def _index(value: int):
     return arith.constant(ir.IndexType.get(), value)
 
 
-def _attr(text: str):
-    return ir.Attribute.parse(text)
-
-
 def _fence(kind: str):
-    nvvm.Tcgen05FenceOp(_attr(f"#nvvm.tcgen05_fence<{kind}>"))
+    """tcgen05.fence::before_thread_sync or ::after_thread_sync."""
+    nvvm.Tcgen05FenceOp(nvvm.Tcgen05FenceKind.BEFORE_THREAD_SYNC
+                        if kind == "before"
+                        else nvvm.Tcgen05FenceKind.AFTER_THREAD_SYNC)
 
 
 def _aligned_tiles(stage_info: StageInfo):
@@ -139,19 +139,17 @@ def _warp():
     return arith.divui(gpu.thread_id(gpu.Dimension.x), _index(32))
 
 
+_TMEM: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def tmem_address(kernel):
     """The accumulator's TMEM address (i32), allocated once per kernel in
     its prologue by the MMA warp (TILE_N columns; the allocation permit is
     given up at once) and freed in its epilogue, once every task is done."""
-    cached = getattr(kernel, "_gemm_tmem", None)
-    if cached is not None:
-        return cached
+    if kernel in _TMEM:
+        return _TMEM[kernel]
     i32 = ir.IntegerType.get_signless(32)
-    gpu_module = kernel.op.operation.parent.parent
-    with ir.InsertionPoint.at_block_begin(gpu_module.regions[0].blocks[0]):
-        llvm.GlobalOp(i32, "gemm_tmem_base",
-                      _attr("#llvm.linkage<internal>"), addr_space=3,
-                      alignment=16)
+    kernel.shared_variable("gemm_tmem_base", i32)
 
     def alloc():
         slot = llvm.mlir_addressof(llvm.PointerType.get(3), "gemm_tmem_base")
@@ -175,7 +173,7 @@ def tmem_address(kernel):
 
     tmem = kernel.prologue(alloc)
     kernel.epilogue(dealloc, tmem)
-    kernel._gemm_tmem = tmem
+    _TMEM[kernel] = tmem
     return tmem
 
 
@@ -211,7 +209,6 @@ class SmemABResource(MemoryResource):
         """tcgen05.mma on the stage's A/B tiles: TILE_K / MMA_K MMAs from
         the elected lane, accumulating into the TMEM tile (overwriting it on
         the first one of k-tile 0)."""
-        i32 = ir.IntegerType.get_signless(32)
         tmem = tmem_address(self.kernel)
         a, b = _aligned_tiles(stage_info)
         _fence("after")
@@ -221,8 +218,8 @@ class SmemABResource(MemoryResource):
                              _index(0))
         d = llvm.inttoptr(llvm.PointerType.get(6), tmem)
         idesc = _i(32, IDESC)
-        kind = _attr("#nvvm.tcgen05_mma_kind<f16>")
-        group = _attr("#nvvm.cta_group<cta_1>")
+        kind = nvvm.Tcgen05MMAKind.F16
+        group = nvvm.CTAGroupKind.CTA_1
         i64 = ir.IntegerType.get_signless(64)
         with _if(nvvm.elect_sync(ir.IntegerType.get_signless(1))):
             for kk in range(TILE_K // MMA_K):
@@ -260,13 +257,13 @@ class TmemAccResource(MemoryResource):
         row_start = arith.addi(arith.muli(out_row, ldc), arith.muli(
             gpu.block_id(gpu.Dimension.y), _index(TILE_N)))
         _fence("after")
-        shape = _attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
+        shape = nvvm.Tcgen05LdStShape.SHAPE_32X32B
         values = ir.VectorType.get([32], i32)
         for chunk in range(TILE_N // 32):
             taddr = llvm.inttoptr(llvm.PointerType.get(6), arith.addi(
                 row_tmem, _i(32, 32 * chunk)))
             v = nvvm.tcgen05_ld(values, shape, taddr)
-            nvvm.Tcgen05WaitOp(_attr("#nvvm.tcgen05_wait<load>"))
+            nvvm.Tcgen05WaitOp(nvvm.Tcgen05WaitKind.LOAD)
             e = arith.addi(row_start, _index(32 * chunk))
             offset = arith.index_cast(i64, arith.muli(e, _index(4)))
             dst = llvm.inttoptr(llvm.PointerType.get(1), arith.addi(

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+import tspipe.ts as pl
 from tspipe import ir
 from tspipe.dialects import nvvm
-from tspipe.ts import Kernel, PipelineConfig
-import tspipe.ts as pl
+from tspipe.ts import Kernel, PipelineConfig, ScheduleError
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "python"
@@ -96,9 +96,25 @@ def test_kernel_epilogue_builds_after_the_kernel():
         t.wait(ring)
         t.release(ring)
     k.epilogue(lambda: nvvm.Tcgen05FenceOp(
-        ir.Attribute.parse("#nvvm.tcgen05_fence<before>")))
+        nvvm.Tcgen05FenceKind.BEFORE_THREAD_SYNC))
     text = str(k.build())
     assert text.index("tcgen05.fence") > text.index("tspipe.kernel")
     assert text.index("tcgen05.fence") < text.index("gpu.return")
     with pytest.raises(TypeError):
-        k.epilogue("nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>")
+        k.epilogue("not a step")
+
+
+def test_shared_variable():
+    k = Kernel(num_warps=1, arch="sm_100a")
+    with k:
+        i32 = ir.IntegerType.get_signless(32)
+    k.shared_variable("slot", i32, alignment=8)
+    text = str(k.module)
+    assert "llvm.mlir.global internal @slot()" in text
+    assert "addr_space = 3" in text and "alignment = 8" in text
+    with pytest.raises(ScheduleError) as info:
+        k.shared_variable("slot", i32)
+    assert info.value.rule == "X9"
+    with pytest.raises(ScheduleError) as info:
+        k.shared_variable("not a name", i32)
+    assert info.value.rule == "X9"

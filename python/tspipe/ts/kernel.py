@@ -53,7 +53,7 @@ from .. import ir
 from ..compile import lower_to_ptx
 from ..diagnostics import ScheduleError, _short_location
 from ..diagnostics import caller_location as _caller_location
-from ..dialects import arith, gpu
+from ..dialects import arith, gpu, llvm
 from ..dialects import tspipe as tsd
 from ..targets import check_arch, ptx_features
 from . import verification
@@ -379,6 +379,30 @@ class Kernel:
         with self.context, _user_location_in(self.context), \
                 ir.InsertionPoint(self.op), traceback_locations():
             return step(*args, **kwargs)
+
+    def shared_variable(self, name: str, type, *, alignment: int = 16):
+        """Declare a static shared-memory variable ``name`` of ``type`` (an
+        ``ir.Type``, e.g. i32 for the word ``tcgen05.alloc`` writes a tensor
+        memory address to) in the kernel's ``gpu.module``: an internal
+        ``llvm.mlir.global`` in address space 3, ``alignment`` bytes
+        aligned. Work steps and :meth:`prologue` / :meth:`epilogue` take its
+        address with ``llvm.mlir_addressof(llvm.PointerType.get(3), name)``.
+        Raises ScheduleError (X9) for a name that is not a C identifier or
+        already declared."""
+        _check_name("shared variable", name)
+        declared = self.__dict__.setdefault("_shared_variables", set())
+        if name in declared:
+            raise ScheduleError(
+                f"[X9] kernel {self.name!r} already has a shared variable "
+                f"{name!r}; give each one its own name", "X9",
+                _caller_location())
+        declared.add(name)
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(self._func):
+            # The generated bindings register no builder for the linkage
+            # attribute, so it is spelled once here.
+            llvm.GlobalOp(type, name, ir.Attribute.parse("#llvm.linkage<internal>"),
+                          addr_space=3, alignment=alignment)
 
     def epilogue(self, step: Callable[..., Any], *args, **kwargs) -> Any:
         """Run ``step(*args, **kwargs)`` with the insertion point in the
