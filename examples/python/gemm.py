@@ -93,6 +93,9 @@ IDESC = (1 << 4) | (1 << 7) | (1 << 10) | ((TILE_N >> 3) << 17) | \
 # Shared-memory descriptor fields, K-major, 128-byte swizzle: LBO unused
 # (1), SBO = 8 rows x 128 bytes (in 16-byte units), swizzle mode 2.
 SMEM_LBO, SMEM_SBO, SMEM_SWIZZLE_128B = 1, (8 * 128) >> 4, 2
+# One CTA: the MMAs, the TMEM allocation and the pipelines' commits all use
+# cta_group::1 (rule X32).
+MMA_CTA_GROUP = nvvm.CTAGroupKind.CTA_1
 
 
 def _i(width: int, value: int):
@@ -219,7 +222,7 @@ class SmemABResource(MemoryResource):
         d = llvm.inttoptr(llvm.PointerType.get(6), tmem)
         idesc = _i(32, IDESC)
         kind = nvvm.Tcgen05MMAKind.F16
-        group = nvvm.CTAGroupKind.CTA_1
+        group = MMA_CTA_GROUP
         i64 = ir.IntegerType.get_signless(64)
         with _if(nvvm.elect_sync(ir.IntegerType.get_signless(1))):
             for kk in range(TILE_K // MMA_K):

@@ -118,3 +118,14 @@ def test_shared_variable():
     with pytest.raises(ScheduleError) as info:
         k.shared_variable("not a name", i32)
     assert info.value.rule == "X9"
+
+
+def test_mixed_cta_groups_are_rule_x32(gemm, monkeypatch):
+    # A cta_group::2 MMA in the 1-CTA kernel: ptxas would reject the
+    # function without a location; tspipe names the op and its line.
+    monkeypatch.setattr(gemm, "MMA_CTA_GROUP", nvvm.CTAGroupKind.CTA_2)
+    with pytest.raises(ScheduleError) as info:
+        gemm.build().to_ptx("sm_100a")
+    assert info.value.rule == "X32", str(info.value)
+    assert "'nvvm.tcgen05.mma' op [X32] uses cta_group::2" in str(info.value)
+    assert "gemm.py:" in str(info.value)
