@@ -53,7 +53,7 @@ from .. import ir
 from ..compile import lower_to_ptx
 from ..diagnostics import ScheduleError, _short_location
 from ..diagnostics import caller_location as _caller_location
-from ..dialects import arith, gpu
+from ..dialects import arith, gpu, llvm
 from ..dialects import tspipe as tsd
 from ..targets import check_arch, ptx_features
 from . import verification
@@ -378,6 +378,44 @@ class Kernel:
                             f"got {step!r}")
         with self.context, _user_location_in(self.context), \
                 ir.InsertionPoint(self.op), traceback_locations():
+            return step(*args, **kwargs)
+
+    def shared_variable(self, name: str, type, *, alignment: int = 16):
+        """Declare a static shared-memory variable ``name`` of ``type`` (an
+        ``ir.Type``, e.g. i32 for the word ``tcgen05.alloc`` writes a tensor
+        memory address to) in the kernel's ``gpu.module``: an internal
+        ``llvm.mlir.global`` in address space 3, ``alignment`` bytes
+        aligned. Work steps and :meth:`prologue` / :meth:`epilogue` take its
+        address with ``llvm.mlir_addressof(llvm.PointerType.get(3), name)``.
+        Raises ScheduleError (X9) for a name that is not a C identifier or
+        already declared."""
+        _check_name("shared variable", name)
+        declared = self.__dict__.setdefault("_shared_variables", set())
+        if name in declared:
+            raise ScheduleError(
+                f"[X9] kernel {self.name!r} already has a shared variable "
+                f"{name!r}; give each one its own name", "X9",
+                _caller_location())
+        declared.add(name)
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(self._func):
+            # The generated bindings register no builder for the linkage
+            # attribute, so it is spelled once here.
+            llvm.GlobalOp(type, name, ir.Attribute.parse("#llvm.linkage<internal>"),
+                          addr_space=3, alignment=alignment)
+
+    def epilogue(self, step: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run ``step(*args, **kwargs)`` with the insertion point in the
+        ``gpu.func`` after the ``tspipe.kernel``, before its return: code
+        every thread runs once all its tasks are done (e.g. freeing tensor
+        memory); returns what ``step`` returns. Values of :meth:`prologue`
+        may be used here. Raises TypeError if ``step`` is not callable."""
+        if not callable(step):
+            raise TypeError(f"epilogue() takes a callable that builds ops, "
+                            f"got {step!r}")
+        ret = self._entry.operations[len(self._entry.operations) - 1]
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(ret), traceback_locations():
             return step(*args, **kwargs)
 
     # -- output (tspipe.ts.verification) -----------------------------------

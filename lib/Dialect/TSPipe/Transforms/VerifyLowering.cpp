@@ -3,7 +3,8 @@
 // Implements tspipe-verify-lowering (Passes.td): X7 for every gpu.module's
 // NVVM targets and for tcgen05 kernels without one, X9 for kernels outside
 // a gpu.func of a gpu.module, X14 for the attributes of every op of a
-// gpu.module, X15 for tspipe ops nested in other ops' regions.
+// gpu.module, X15 for tspipe ops nested in other ops' regions, X32 for
+// the CTA group of every gpu.func's tcgen05 instructions.
 // convert-tspipe-to-nvvm assumes these hold.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTcgen05Rules.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -101,6 +103,13 @@ struct TSPipeVerifyLowering
       if (op->getName().getStringRef() != "gpu.module")
         return WalkResult::advance();
       ok &= succeeded(verifyWorkOpAttrs(op));
+      return WalkResult::skip();
+    });
+    // X32: one tcgen05 CTA group per kernel function (ptxas's rule).
+    getOperation()->walk([&](Operation *op) {
+      if (op->getName().getStringRef() != "gpu.func")
+        return WalkResult::advance();
+      ok &= succeeded(verifyTcgen05CtaGroups(op));
       return WalkResult::skip();
     });
     getOperation()->walk([&](KernelOp kernel) {
