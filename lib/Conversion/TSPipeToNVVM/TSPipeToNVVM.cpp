@@ -250,6 +250,13 @@ private:
         .Case([&](CurrentStageOp cur) { return lowerCurrentStage(cur); })
         .Case<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
             [&](Operation *accessor) { return lowerStageAccessor(*accessor); })
+        .Case<BufferAddressOp, TmemColumnOp>([&](Operation *accessor) {
+          FailureOr<Value> v = lowerAliasAccessor(b, k, *accessor);
+          if (failed(v))
+            return failure();
+          mapping.map(accessor->getResult(0), *v);
+          return success();
+        })
         .Default([&](Operation *other) { return lowerWorkOp(*other); });
   }
 

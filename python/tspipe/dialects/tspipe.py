@@ -364,3 +364,43 @@ def empty_barrier(stage, *, loc=None, ip=None):
 
 def stage_buffer(stage, *, loc=None, ip=None):
     return StageBufferOp(stage, loc=loc, ip=ip).result
+
+
+# -- buffers and alias groups ---------------------------------------------------
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class BufferOp(_gen.BufferOp):
+    """``tspipe.buffer @name smem_bytes(N) | tmem_columns(N)``: storage
+    without a pipeline (bytes of shared memory or tensor-memory columns)."""
+
+    def __init__(self, sym_name, *, smem_bytes=None, tmem_columns=None,
+                 loc=None, ip=None):
+        super().__init__(_name(sym_name), smem_bytes=_i64(smem_bytes),
+                         tmem_columns=_i64(tmem_columns), loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class AliasGroupOp(_gen.AliasGroupOp):
+    """``tspipe.alias_group @g smem|tmem [[@a, ...], [@b, ...]]``:
+    ``AliasGroupOp("g", [["a"], ["b"]], tmem=False)``, phases in time
+    order."""
+
+    def __init__(self, sym_name, phases, *, tmem=False, loc=None, ip=None):
+        if not isinstance(phases, Attribute):
+            phases = ArrayAttr.get(
+                [ArrayAttr.get([_symbol(m) for m in phase]) for phase in phases])
+        super().__init__(_name(sym_name), phases, tmem=bool(tmem), loc=loc,
+                         ip=ip)
+
+
+def buffer_address(buffer: SymbolLike, *, loc=None, ip=None):
+    """The ``!llvm.ptr<3>`` address of a shared-memory ``tspipe.buffer``."""
+    return _gen.BufferAddressOp(_ptr3(), _symbol(buffer), loc=loc,
+                                ip=ip).result
+
+
+def tmem_column(resource: SymbolLike, *, loc=None, ip=None):
+    """The first tensor-memory column (``i32``) of a pipeline or buffer."""
+    return _gen.TmemColumnOp(IntegerType.get_signless(32), _symbol(resource),
+                             loc=loc, ip=ip).result

@@ -371,6 +371,37 @@ class Task:
             self._work_anchor = self._last_op()
             return step(*args, **kwargs)
 
+    def _placed(self, build):
+        """Builds an accessor op where the lowering can see it: a direct
+        child of the task's current block, before the running work step's
+        first op when called from one (as stage accessors are)."""
+        if _ACTIVE_TASKS and _ACTIVE_TASKS[-1] is self:
+            ip = self._accessor_point()
+            if ip is None:
+                return build()
+            with ip:
+                return build()
+        with self._building():
+            return build()
+
+    def buffer_address(self, buffer) -> Any:
+        """The address (``!llvm.ptr<3>``) of a shared-memory buffer
+        (:meth:`Kernel.buffer`); may be called in a work step."""
+        name = buffer if isinstance(buffer, str) else buffer.sym_name.value
+        return self._placed(lambda: tsd.buffer_address(name))
+
+    def tmem_column(self, resource) -> Any:
+        """The first tensor-memory column (``i32``) of a pipeline with
+        ``tmem_columns`` or a tensor-memory buffer, as placed by
+        ``tspipe-allocate-smem``; may be called in a work step."""
+        if isinstance(resource, str):
+            name = resource
+        elif hasattr(resource, "sym_name"):
+            name = resource.sym_name.value
+        else:
+            name = resource.name
+        return self._placed(lambda: tsd.tmem_column(name))
+
     def ptx_comment(self, text: str) -> None:
         """A marker in the PTX: ``// <text>`` (an ``llvm.inline_asm`` with
         side effects and no operands, so it stays where it is). Raises

@@ -152,6 +152,7 @@ class Kernel:
         self.args = names
         self.arch = arch
         self.pipelines: List[Pipeline] = []
+        self.buffers: List[str] = []
         self.tasks: List[Task] = []
         self._constants: Dict[int, Any] = {}
         self.context = context if context is not None else ir.Context()
@@ -310,6 +311,58 @@ class Kernel:
                 op = tsd.PipelineGroupOp(
                     name, mode, names,
                     config=cfg.to_attr(self.context) if cfg else None)
+        return op
+
+    def buffer(self, name: str, smem_bytes: Optional[int] = None, *,
+               tmem_columns: Optional[int] = None):
+        """Declare storage without a pipeline (``tspipe.buffer``; TS: a
+        resource without a ``pipeline_config`` that declares an SMEM or TMEM
+        allocation): ``smem_bytes`` bytes of shared memory or
+        ``tmem_columns`` tensor-memory columns, exactly one of them (X24,
+        checked when the kernel is built). Tasks address it with
+        :meth:`Task.buffer_address` / :meth:`Task.tmem_column`. Returns the
+        op."""
+        _check_name("buffer", name)
+        smem_bytes = _check_int("smem_bytes", smem_bytes, allow_none=True)
+        tmem_columns = _check_int("tmem_columns", tmem_columns, allow_none=True)
+        with self.context, _user_location_in(self.context):
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = tsd.BufferOp(name, smem_bytes=smem_bytes,
+                                  tmem_columns=tmem_columns)
+        self.buffers.append(name)
+        return op
+
+    def alias_group(self, name: str, phases: Sequence[Sequence[ResourceRef]],
+                    space: str = "smem"):
+        """Declare an alias group (``tspipe.alias_group``; TS's
+        ``add_alias_group``): ``phases``, in time order, each a list of
+        pipelines or buffers whose storage coexists; every phase starts at
+        the group's one offset in ``space`` (``"smem"`` or ``"tmem"``). The
+        verifier requires the IR to order every use of a phase before the
+        next phase's first write (X23) and checks the structure (X24).
+        Returns the op. Raises ValueError for another space."""
+        _check_name("alias group", name)
+        if space not in ("smem", "tmem"):
+            raise ValueError(f"alias group {name!r}: space must be 'smem' or "
+                             f"'tmem', got {space!r}")
+        if isinstance(phases, (str, bytes)) or not hasattr(phases, "__iter__"):
+            raise TypeError(f"alias group {name!r}: phases must be a list of "
+                            f"lists of resources, got {phases!r}")
+        names = []
+        for phase in phases:
+            if isinstance(phase, (str, Pipeline)) or \
+                    not hasattr(phase, "__iter__"):
+                raise TypeError(f"alias group {name!r}: each phase must be a "
+                                f"list of resources, got {phase!r}")
+            names.append([m.sym_name.value if hasattr(m, "sym_name")
+                          else self._resource_name(m) for m in phase])
+        with self.context, _user_location_in(self.context):
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = tsd.AliasGroupOp(name, names, tmem=space == "tmem")
         return op
 
     def task(self, name: str, warp_idx: int, num_warps: int,

@@ -89,6 +89,38 @@ class MemoryResource(metaclass=_ResourceMeta):
         before)."""
         return self.__dict__.get("_tspipe_kernel")
 
+    def _buffer_of(self, alloc) -> str:
+        from ..diagnostics import ScheduleError, caller_location
+        from .brackets import _ACTIVE_TASKS
+
+        aliases = self.__dict__.get("_tspipe_aliases")
+        name = aliases.buffer_of(alloc) if aliases is not None else None
+        if name is None or not _ACTIVE_TASKS:
+            raise ScheduleError(
+                f"[X24] {alloc!r} of {self.name!r} is not a tspipe.buffer (an "
+                f"allocation of a resource without a pipeline, or one several "
+                f"pipelines list), or this is not a work step",
+                "X24", caller_location())
+        return name
+
+    def smem_address(self, alloc):
+        """In a work step: the ``!llvm.ptr<3>`` address of an
+        ``SmemAllocation`` that is a ``tspipe.buffer`` (an allocation of a
+        resource without a pipeline, or one several pipelines share).
+        Raises ScheduleError (X24) otherwise."""
+        from .brackets import _ACTIVE_TASKS
+
+        name = self._buffer_of(alloc)
+        return _ACTIVE_TASKS[-1].buffer_address(name)
+
+    def tmem_column(self, alloc):
+        """In a work step: the first TMEM column (``i32``) of a
+        ``TmemAllocation`` that is a ``tspipe.buffer``."""
+        from .brackets import _ACTIVE_TASKS
+
+        name = self._buffer_of(alloc)
+        return _ACTIVE_TASKS[-1].tmem_column(name)
+
     def producer_work(self, stage) -> None:
         """The default producer work step: builds nothing."""
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..diagnostics import ScheduleError, at_site, caller_location
+from .aliasing import StorageAliases
 from .brackets import Stage
+from .dependency import check_graph
 from .kernel import Kernel
 from .resources import GroupMember, MemoryResource, PipelineGroup
 from .schedule import BRACKETS, Block, DataFlowToken, Step
@@ -32,10 +34,32 @@ __all__ = ["TaskManager", "LoopInfo"]
 class LoopInfo:
     """What a work method of a resource without a pipeline receives in
     place of a stage: ``loop_offset``, the domain loop's iteration Value
-    (None outside the loop)."""
+    (None outside the loop), and the addresses of the resource's storage
+    (:meth:`smem_address`, :meth:`tmem_column`)."""
 
-    def __init__(self, builder):
+    def __init__(self, builder, aliases: Optional[StorageAliases] = None):
         self.loop_offset = builder._iv
+        self._builder = builder
+        self._aliases = aliases
+
+    def _buffer(self, alloc) -> str:
+        name = self._aliases.buffer_of(alloc) if self._aliases else None
+        if name is None:
+            raise ScheduleError(
+                f"[X24] {alloc!r} is no allocation of a resource without a "
+                f"pipeline (get_smem_requirements / get_tmem_requirements), "
+                f"so it has no tspipe.buffer", "X24", caller_location())
+        return name
+
+    def smem_address(self, alloc):
+        """The ``!llvm.ptr<3>`` address of an ``SmemAllocation`` of the
+        resource (its ``tspipe.buffer``)."""
+        return self._builder.buffer_address(self._buffer(alloc))
+
+    def tmem_column(self, alloc):
+        """The first tensor-memory column (``i32``) of a
+        ``TmemAllocation`` of the resource."""
+        return self._builder.tmem_column(self._buffer(alloc))
 
 
 class TaskManager:
@@ -83,17 +107,32 @@ class TaskManager:
             num_warps = max((t.warp_idx + t.num_warps for t in tasks), default=1)
         self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch)
         self._values: Dict[int, Any] = {}
+        # Buffers of resources without a pipeline, allocations several
+        # pipelines share, and the allocators' alias groups
+        # (tspipe.ts.aliasing; X23 orders the reuse).
+        self.aliases = StorageAliases(
+            smem_allocator, tmem_allocator, resources,
+            {id(r) for r in resources
+             if isinstance(r, MemoryResource) and r.pipeline_config is not None})
         for res in resources:
             if not isinstance(res, MemoryResource):
                 raise TypeError(f"resources must be tspipe.ts.resources."
                                 f"MemoryResource objects, got {res!r}")
             res.__dict__["_tspipe_kernel"] = self.kernel
+            res.__dict__["_tspipe_aliases"] = self.aliases
             # A resource without a pipeline (a global-memory source or sink)
             # only has work methods; it is no tspipe.pipeline.
             if res.pipeline_config is not None:
+                # The data buffer: smem_bytes, or the sum of the resource's
+                # allocations (TS's get_smem_requirements).
+                smem = res.smem_bytes
+                if smem is None:
+                    smem = self.aliases.pipeline_storage(res, False)
+                tmem = res.tmem_columns
+                if tmem is None:
+                    tmem = self.aliases.pipeline_storage(res, True)
                 self.kernel.pipeline(res.name, res.pipeline_config,
-                                     smem_bytes=res.smem_bytes,
-                                     tmem_columns=res.tmem_columns)
+                                     smem_bytes=smem, tmem_columns=tmem)
         # The pipeline groups the schedules name (a group, or a member
         # through its group), in order of first use.
         groups: List[PipelineGroup] = []
@@ -105,6 +144,12 @@ class TaskManager:
             self.kernel.pipeline_group(group.name, group.mode.name,
                                        [m.name for m in group.members],
                                        group.pipeline_config)
+        self.aliases.declare(self.kernel)
+        # An edge the graph states must be backed by a task (R29); the
+        # rest of the graph is derived from the tasks.
+        if not skip_validation:
+            check_graph(self.tasks, resource_dependency_graph,
+                        rules=("R29",))
         for index, task in enumerate(tasks):
             self._build_task(task, task.name or f"task{index}")
         if not skip_validation:
@@ -175,7 +220,7 @@ class TaskManager:
                     "consumer_work": "consumer"}.get(method)
         if role is None:
             role = "producer" if res in task.dst_resources else "consumer"
-        stage = LoopInfo(builder)
+        stage = LoopInfo(builder, self.aliases)
         if res.pipeline_config is not None:
             stage = stages.get((res, role))
             if stage is None or stage._scope not in builder._stack:

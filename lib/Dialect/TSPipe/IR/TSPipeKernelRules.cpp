@@ -230,5 +230,7 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyBarrierRules(kernel));
   ok &= succeeded(verifyWorkOpAttrs(kernel));
   ok &= succeeded(verifyStageLifetimeRules(kernel));
+  ok &= succeeded(verifyDependencyRules(kernel));
+  ok &= succeeded(verifyAliasRules(kernel));
   return success(ok);
 }

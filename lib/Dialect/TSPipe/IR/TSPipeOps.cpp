@@ -164,6 +164,8 @@ LogicalResult KernelOp::verifyRegions() {
       continue; // rules R67-R69: verifyGroupRules
     if (isa<NamedBarrierOp>(op))
       continue; // rule X13: verifyBarrierRules
+    if (isa<BufferOp, AliasGroupOp>(op))
+      continue; // rules X23, X24: verifyAliasRules
     if (auto task = dyn_cast<TaskOp>(op)) {
       // Written so that warp_idx + num_warps cannot overflow.
       uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
@@ -208,8 +210,8 @@ LogicalResult KernelOp::verifyRegions() {
     ok = false;
     op.emitOpError()
         << "[X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, "
-           "tspipe.pipeline_group, tspipe.named_barrier and tspipe.task may "
-           "appear there";
+           "tspipe.pipeline_group, tspipe.named_barrier, tspipe.buffer, "
+           "tspipe.alias_group and tspipe.task may appear there";
   }
   // The rules over pipelines and tasks assume a well-formed body.
   if (!ok)

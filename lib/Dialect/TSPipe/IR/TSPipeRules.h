@@ -102,6 +102,19 @@ LogicalResult verifyBarrierRules(KernelOp kernel);
 /// Every use of a pointer into a stage lies inside its bracket (R32, R33;
 /// TSPipeStageLifetimeRules.cpp).
 LogicalResult verifyStageLifetimeRules(KernelOp kernel);
+/// Rules over the dependency graph derived from the IR: every pipeline a
+/// task lists is used on that side (R31), a release of a stage comes after
+/// the MMA or copy that reads it (R36), a consumer that writes its stage in
+/// place is synchronous (R65; TSPipeDependencyRules.cpp).
+LogicalResult verifyDependencyRules(KernelOp kernel);
+/// True when `task` consumes `upstream` and produces a pipeline of a type
+/// TS's DMA ordering covers (tma_async, tma_umma, umma_async, umma_umma,
+/// clc_fetch_async): the derived edge R36 checks; `downstream` names it.
+bool hasDmaEdge(TaskOp task, StringRef upstream, StringRef *downstream);
+/// Alias groups: a resource in at most one group per space (X24), and the
+/// order that makes each group's reuse race-free (X23;
+/// TSPipeAliasRules.cpp).
+LogicalResult verifyAliasRules(KernelOp kernel);
 /// One group-level bracket makes every member's arrivals (X16), for a group
 /// whose members passed R67.
 LogicalResult verifyGroupArrivals(PipelineGroupOp group,

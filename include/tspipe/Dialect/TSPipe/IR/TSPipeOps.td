@@ -97,6 +97,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     at `barrier_offset`, the empty barriers `8 * num_stages` bytes later,
     except for a member of a `tspipe.pipeline_group`, whose empty barriers
     start at `empty_barrier_offset` (one array may be shared by the group).
+    `tmem_offset`, the first of the `tmem_columns` columns, is set by the
+    same pass (`tspipe.tmem_column` reads it).
 
     `release(lane | all_threads)` is set on TmaAsync pipelines by
     `tspipe-normalize`: `lane` when lane 0 of each releasing warp arrives
@@ -120,7 +122,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
                        OptionalAttr<I64Attr>:$barrier_offset,
                        OptionalAttr<I64Attr>:$buffer_offset,
                        OptionalAttr<TSPipe_ReleaseForm>:$release_form,
-                       OptionalAttr<I64Attr>:$empty_barrier_offset);
+                       OptionalAttr<I64Attr>:$empty_barrier_offset,
+                       OptionalAttr<I64Attr>:$tmem_offset);
   let assemblyFormat = [{
     $sym_name `config` `(` $config `)`
     (`smem_bytes` `(` $smem_bytes^ `)`)?
@@ -662,5 +665,7 @@ def TSPipe_NamedBarrierArriveOp
     Example: `tspipe.named_barrier_arrive @epilogue`
   }];
 }
+
+include "tspipe/Dialect/TSPipe/IR/TSPipeAliasOps.td"
 
 #endif // TSPIPE_OPS_TD
