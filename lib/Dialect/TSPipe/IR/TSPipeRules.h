@@ -106,6 +106,9 @@ LogicalResult verifyStageLifetimeRules(KernelOp kernel);
 /// whose members passed R67.
 LogicalResult verifyGroupArrivals(PipelineGroupOp group,
                                   ArrayRef<PipelineOp> members);
+/// The values a domain loop carries: iter_args, block arguments, yield and
+/// results agree (X26; TSPipeLoopState.cpp).
+LogicalResult verifyCarriedState(DomainLoopOp loop);
 
 } // namespace mlir::tspipe::rules
 
