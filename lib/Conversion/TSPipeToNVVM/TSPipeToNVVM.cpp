@@ -186,6 +186,8 @@ private:
     };
     return TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](DomainLoopOp loop) { return lowerDomainLoop(loop); })
+        // The domain loop's yield becomes the scf.yield its lowering builds.
+        .Case([&](YieldOp) { return success(); })
         .Case<FirstIterOp, LastIterOp>(
             [&](Operation *guard) { return lowerGuard(*guard); })
         .Case([&](ProducerTryAcquireOp acq) {
@@ -386,7 +388,13 @@ private:
     Value ub = toI32(loop.getUpperBound());
     Value step = toI32(loop.getStep());
     loopBounds = {lb, ub, step};
-    auto forOp = scf::ForOp::create(b, loc, lb, ub, step, flatten());
+    // The scf.for carries the advanced cursors, then the task's own
+    // carried values (iter_args) in their order.
+    SmallVector<Value> inits = flatten();
+    unsigned numCursors = inits.size();
+    for (Value init : loop.getInitArgs())
+      inits.push_back(mapping.lookupOrDefault(init));
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
@@ -394,18 +402,25 @@ private:
       mapping.map(
           loop.getInductionVar(),
           arith::IndexCastOp::create(b, loc, b.getIndexType(), currentIv));
-      unflatten(forOp.getRegionIterArgs());
+      unflatten(forOp.getRegionIterArgs().take_front(numCursors));
+      mapping.map(loop.getRegionIterArgs(),
+                  forOp.getRegionIterArgs().drop_front(numCursors));
       if (failed(lowerBlock(loop.getBody().front())))
         return failure();
       // scf.for only gets an implicit yield when it carries no values.
       if (!forOp.getBody()->mightHaveTerminator()) {
         b.setInsertionPointToEnd(forOp.getBody());
-        scf::YieldOp::create(b, loc, flatten());
+        SmallVector<Value> next = flatten();
+        if (YieldOp yield = loop.getYield())
+          for (Value v : yield.getValues())
+            next.push_back(mapping.lookupOrDefault(v));
+        scf::YieldOp::create(b, loc, next);
       }
     }
     currentIv = Value();
     b.setInsertionPointAfter(forOp);
-    unflatten(forOp.getResults());
+    unflatten(forOp.getResults().take_front(numCursors));
+    mapping.map(loop.getResults(), forOp.getResults().drop_front(numCursors));
     return success();
   }
 

@@ -130,12 +130,24 @@ class TaskOp(_gen.TaskOp):
 
 @_ods_cext.register_operation(_Dialect, replace=True)
 class DomainLoopOp(_gen.DomainLoopOp):
-    """``tspipe.domain_loop``: ``DomainLoopOp(lb, ub, step)`` (``index``
-    Values); the body block with the iteration value is created."""
+    """``tspipe.domain_loop``: ``DomainLoopOp(lb, ub, step, iter_args=[...])``
+    (``index`` bounds, carried initial Values); the body block with the
+    iteration value and one argument per carried value is created (end it
+    with :class:`YieldOp` when the loop carries values)."""
 
-    def __init__(self, lower_bound, upper_bound, step, *, loc=None, ip=None):
-        super().__init__(lower_bound, upper_bound, step, loc=loc, ip=ip)
-        self.regions[0].blocks.append(IndexType.get(), arg_locs=[self.location])
+    def __init__(self, lower_bound, upper_bound, step, *, iter_args=(),
+                 loc=None, ip=None):
+        inits = list(iter_args)
+        types = [v.type for v in inits]
+        super().__init__(types, lower_bound, upper_bound, step, inits,
+                         loc=loc, ip=ip)
+        self.regions[0].blocks.append(IndexType.get(), *types,
+                                      arg_locs=[self.location] * (1 + len(types)))
+
+    @property
+    def inner_iter_args(self):
+        """The carried block arguments (after the iteration)."""
+        return list(self.body_block.arguments)[1:]
 
     @property
     def body_block(self):

@@ -70,6 +70,7 @@ from .builder import (
     traceback_locations,
 )
 from .config import PipelineConfig
+from .tensor_maps import TensorMapArg
 
 __all__ = ["Kernel", "Pipeline", "Task", "Stage", "Token", "ptx_features",
            "ARG_TYPES", "at_location"]
@@ -88,7 +89,9 @@ class Kernel:
       args: the kernel's arguments, in order: a name (a global-memory
         pointer, ``!llvm.ptr<1>``) or a ``(name, type)`` pair where type is
         one of :data:`ARG_TYPES` (``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"``,
-        ``"f16"``, ``"index"``) or an ``ir.Type``. :meth:`arg` gives their
+        ``"f16"``, ``"index"``), an ``ir.Type`` or a
+        :class:`~tspipe.ts.tensor_maps.TensorMapArg` (a CUtensorMap passed
+        as a ``__grid_constant__`` parameter). :meth:`arg` gives their
         Values.
       arch: the chip the module is built for: one of
         ``tspipe.targets.SUPPORTED_ARCHS`` (``sm_90a``, ``sm_100a``, ...).
@@ -134,6 +137,9 @@ class Kernel:
                     f"kernel argument {position} must be a name or a (name, "
                     f"type) pair, got {arg!r}")
             _check_name("kernel argument", arg_name)
+            if isinstance(kind, TensorMapArg):
+                arg_specs.append((arg_name, kind))
+                continue
             if isinstance(kind, str) and kind not in ARG_TYPES:
                 raise ScheduleError(
                     f"[X9] argument {arg_name!r}: unknown type {kind!r}; use "
@@ -150,6 +156,9 @@ class Kernel:
         self.cluster = cluster
         self.name = name
         self.args = names
+        # Tensor-map parameters (tspipe.ts.tensor_maps): name -> TensorMapArg.
+        self.tensor_map_args = {n: k for n, k in arg_specs
+                                if isinstance(k, TensorMapArg)}
         self.arch = arch
         self.pipelines: List[Pipeline] = []
         self.buffers: List[str] = []
@@ -161,7 +170,9 @@ class Kernel:
         with self.context, loc:
             types = []
             for arg_name, kind in arg_specs:
-                if isinstance(kind, str):
+                if isinstance(kind, TensorMapArg):
+                    types.append(kind.arg_type())
+                elif isinstance(kind, str):
                     if kind not in ARG_TYPES:
                         raise ValueError(
                             f"argument {arg_name!r}: unknown type {kind!r}; "
@@ -180,6 +191,17 @@ class Kernel:
                 self._func = gpu.GPUFuncOp(
                     ir.FunctionType.get(types, []), sym_name=name, kernel=True)
                 self._entry = self._func.add_entry_block()
+                if self.tensor_map_args:
+                    self._func.attributes["arg_attrs"] = ir.ArrayAttr.get([
+                        kind.arg_attrs(arg_name)
+                        if isinstance(kind, TensorMapArg)
+                        else ir.DictAttr.get({})
+                        for arg_name, kind in arg_specs])
+                    # The lowering makes these __grid_constant__ parameters.
+                    self._func.attributes["tspipe.grid_constants"] = \
+                        ir.DenseI64ArrayAttr.get([
+                            i for i, (_, kind) in enumerate(arg_specs)
+                            if isinstance(kind, TensorMapArg)])
             with ir.InsertionPoint(self._entry):
                 self.op = tsd.KernelOp(
                     num_warps,

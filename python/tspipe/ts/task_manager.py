@@ -24,8 +24,8 @@ from .aliasing import StorageAliases
 from .brackets import Stage
 from .dependency import check_graph
 from .kernel import Kernel
-from .resources import GroupMember, MemoryResource, PipelineGroup
-from .schedule import BRACKETS, Block, DataFlowToken, Step
+from .resources import GroupMember, MemoryResource, PipelineGroup, TaskLocalVariable
+from .schedule import BRACKETS, Assign, Block, DataFlowToken, Step
 from .task import Task
 
 __all__ = ["TaskManager", "LoopInfo"]
@@ -166,30 +166,100 @@ class TaskManager:
                       if r.pipeline_config is not None],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
+        # Task-local variables: each task has its own current Values.
+        self._locals: Dict[int, Any] = {}
+        self._builder = builder
         self._replay(task, builder, task.schedule.body, {})
 
     def _replay(self, task: Task, builder, body: List[Any],
-                stages: Dict[Any, Stage]):
+                stages: Dict[Any, Stage], guard: Optional[str] = None):
         for node in body:
             if isinstance(node, Block):
                 inner = dict(stages)
+                carried: List[TaskLocalVariable] = []
                 with at_site(node.file, node.line):
                     if node.kind == "domain_loop":
                         bounds = [b(self.kernel) if callable(b) else b
                                   for b in node.bounds]
-                        scope = builder.domain_loop(*bounds)
+                        carried = _assigned_in(node.body)
+                        inits = [self._local_value(v) for v in carried]
+                        scope = builder.domain_loop(*bounds, iter_args=inits)
                     elif node.kind == "first_iter":
                         scope = builder.first_iter()
                     else:
                         scope = builder.last_iter()
-                    scope.__enter__()
+                    entered = scope.__enter__()
+                if carried:
+                    for var, arg in zip(carried, entered[1]):
+                        self._locals[id(var)] = arg
                 try:
-                    self._replay(task, builder, node.body, inner)
+                    self._replay(task, builder, node.body, inner,
+                                 guard if node.kind == "domain_loop"
+                                 else node.kind)
+                    if carried:
+                        with at_site(node.file, node.line):
+                            builder.loop_yield(
+                                *[self._locals[id(v)] for v in carried])
                 finally:
                     scope.__exit__(None, None, None)
+                for var, result in zip(carried, scope.results if carried
+                                       else ()):
+                    self._locals[id(var)] = result
+                continue
+            if isinstance(node, Assign):
+                with at_site(node.file, node.line):
+                    self._assign(node, guard)
                 continue
             with at_site(node.file, node.line):
                 self._step(task, builder, node, stages)
+
+    def _assign(self, node: Assign, guard: Optional[str]) -> None:
+        """``var.set(token)`` replayed: the variable's current Value becomes
+        the work call's. ScheduleError (X26) inside a loop guard or for a
+        work call that returned no single Value."""
+        if guard is not None:
+            raise ScheduleError(
+                f"[X26] {node.var!r}.set() inside {guard}(): a value assigned "
+                f"in a loop guard does not reach the next iteration; assign "
+                f"it in the domain loop's body and select the value in the "
+                f"work method", "X26", caller_location())
+        value = self._routed(node.value)
+        from .. import ir
+        if not isinstance(value, ir.Value):
+            raise ScheduleError(
+                f"[X26] {node.var!r}.set() takes a work call that returns one "
+                f"Value, got {value!r}", "X26", caller_location())
+        self._locals[id(node.var)] = value
+
+    def _local_value(self, var: TaskLocalVariable):
+        """The current Value of ``var`` in the task being built; its initial
+        value is built at the first read. ScheduleError (X26) for an
+        uninitialized variable read before it is assigned."""
+        if id(var) in self._locals:
+            return self._locals[id(var)]
+        init = var.init
+        if init is None:
+            raise ScheduleError(
+                f"[X26] {var!r} is read before a work call assigns it; give "
+                f"it an initial value (TaskLocalVariable(init)) or set() it "
+                f"first", "X26", caller_location())
+        from .. import ir
+        from ..dialects import arith
+
+        def build():
+            if isinstance(init, int):
+                return arith.constant(ir.IntegerType.get_signless(32), init)
+            if isinstance(init, float):
+                return arith.constant(ir.F32Type.get(), init)
+            return init()
+
+        value = self._builder.work(build)
+        if not isinstance(value, ir.Value):
+            raise ScheduleError(
+                f"[X26] the initial value of {var!r} must be one Value, got "
+                f"{value!r}", "X26", caller_location())
+        self._locals[id(var)] = value
+        return value
 
     def _step(self, task: Task, builder, step: Step, stages: Dict[Any, Stage]):
         res, method = step.resource, step.method
@@ -232,6 +302,8 @@ class TaskManager:
     def _routed(self, value):
         """A recorded DataFlowToken becomes the Value(s) its work method
         returned."""
+        if isinstance(value, TaskLocalVariable):
+            return self._local_value(value)
         if isinstance(value, DataFlowToken):
             if id(value) not in self._values:
                 raise ScheduleError(
@@ -272,12 +344,27 @@ def _members(resources) -> List[Any]:
     return out
 
 
+def _assigned_in(body) -> List[TaskLocalVariable]:
+    """The task-local variables a recorded block assigns (in its guards
+    too), in the order of their first assignment."""
+    found: List[TaskLocalVariable] = []
+    for node in body:
+        inner = (_assigned_in(node.body) if isinstance(node, Block) else
+                 [node.var] if isinstance(node, Assign) else [])
+        for var in inner:
+            if all(var is not f for f in found):
+                found.append(var)
+    return found
+
+
 def _groups_of(body) -> List[PipelineGroup]:
     """The pipeline groups a recorded schedule names."""
     groups: List[PipelineGroup] = []
     for node in body:
         if isinstance(node, Block):
             found = _groups_of(node.body)
+        elif isinstance(node, Assign):
+            found = []
         else:
             res = node.resource
             found = ([res] if isinstance(res, PipelineGroup) else

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TSPipeNVGPUCopies.h"
 #include "TSPipeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,6 +44,7 @@ struct StageBarrier {
 };
 
 std::optional<StageBarrier> barrierOf(Value v) {
+  v = rules::throughNVGPUBridge(v);
   while (auto cast = v.getDefiningOp<LLVM::AddrSpaceCastOp>())
     v = cast.getArg();
   Operation *def = v.getDefiningOp();
@@ -79,6 +81,9 @@ std::optional<BulkCopy> asBulkCopy(Operation *op) {
   if (auto c = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
     return BulkCopy{op, c.getMbar(), std::nullopt,
                     static_cast<bool>(c.getMulticastMask())};
+  // nvgpu's tensor copy: its box (the tensor-map type's tile) is known.
+  if (std::optional<rules::NVGPUTmaCopy> c = rules::asNVGPUTmaCopy(op))
+    return BulkCopy{op, c->barriers, c->boxBytes, c->multicast};
   return std::nullopt;
 }
 
@@ -429,11 +434,16 @@ rules::StageCopies rules::getStageCopies(ProducerAcquireOp acquire) {
     if (isa<FullBarrierOp>(user))
       worklist.push_back(user->getResult(0));
   out.shown = !worklist.empty();
+  llvm::SmallPtrSet<Operation *, 8> followed;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<LLVM::AddrSpaceCastOp>(user)) {
-        worklist.push_back(user->getResult(0));
+      if (isa<LLVM::AddrSpaceCastOp>(user) ||
+          (rules::isNVGPUBridgeStep(user) && user->getNumResults() == 1)) {
+        // The nvgpu bridge puts the barrier in a descriptor (two inserts of
+        // the same pointer): follow each step once.
+        if (followed.insert(user).second)
+          worklist.push_back(user->getResult(0));
         continue;
       }
       std::optional<BulkCopy> copy = asBulkCopy(user);

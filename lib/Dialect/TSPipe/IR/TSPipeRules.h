@@ -119,6 +119,9 @@ LogicalResult verifyAliasRules(KernelOp kernel);
 /// whose members passed R67.
 LogicalResult verifyGroupArrivals(PipelineGroupOp group,
                                   ArrayRef<PipelineOp> members);
+/// The values a domain loop carries: iter_args, block arguments, yield and
+/// results agree (X26; TSPipeLoopState.cpp).
+LogicalResult verifyCarriedState(DomainLoopOp loop);
 
 } // namespace mlir::tspipe::rules
 
