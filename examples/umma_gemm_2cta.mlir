@@ -36,7 +36,6 @@ gpu.module @umma_gemm_2cta [#nvvm.target<chip = "sm_100a">] {
     %c2_i32 = arith.constant 2 : i32
     %c5_i32 = arith.constant 5 : i32
     %c64_i32 = arith.constant 64 : i32
-    %peer_bit_clear = arith.constant -16777217 : i32
     %zero = arith.constant 0.0 : f32
     %nk = arith.index_cast %k_blocks : i64 to index
     %bid = gpu.block_id x
@@ -59,12 +58,10 @@ gpu.module @umma_gemm_2cta [#nvvm.target<chip = "sm_100a">] {
       tspipe.task @load warps(0, 1) produces [@ab] {
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
           %s = tspipe.producer_acquire @ab
-          %full = tspipe.full_barrier %s : !llvm.ptr<3>
+          // The pair leader's full barrier (its address with the peer bit
+          // cleared), which the copies of both CTAs complete on.
+          %lead_full = tspipe.full_barrier %s {pair_leader} : !llvm.ptr<3>
           %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
-          // The pair leader's full barrier: clear the peer bit.
-          %full_addr = llvm.ptrtoint %full : !llvm.ptr<3> to i32
-          %lead_addr = arith.andi %full_addr, %peer_bit_clear : i32
-          %lead_full = llvm.inttoptr %lead_addr : i32 to !llvm.ptr<3>
           %k32 = arith.index_cast %k : index to i32
           %kx = arith.muli %k32, %c64_i32 : i32
           %ay = arith.muli %bid_i32, %c64_i32 : i32
