@@ -10,8 +10,8 @@ import pytest
 
 from tspipe import ir
 from tspipe.dialects import arith, nvvm
-from tspipe.ts import (Agent, CooperativeGroup as G, Kernel, PipelineConfig,
-                       ScheduleError)
+from tspipe.ts import Agent, Kernel, PipelineConfig, ScheduleError
+from tspipe.ts import CooperativeGroup as G
 
 T = Agent.Thread
 
