@@ -78,7 +78,6 @@ gpu.module @umma_gemm_2cta [#nvvm.target<chip = "sm_100a">] {
     %c4096_i32 = arith.constant 4096 : i32
     %c8192_i32 = arith.constant 8192 : i32
     %c_align_mask = arith.constant -1024 : i32
-    %peer_bit_clear = arith.constant -16777217 : i32
     %true = arith.constant true
     %tmem_cols = arith.constant 256 : i32
     // Instruction descriptor, kind::f16 (docs/blackwell-gemm.md): D f32
@@ -141,12 +140,10 @@ gpu.module @umma_gemm_2cta [#nvvm.target<chip = "sm_100a">] {
       tspipe.task @load warps(0, 1) produces [@ab] {
         tspipe.domain_loop %k = %c0 to %nk step %c1 {
           %s = tspipe.producer_acquire @ab
-          %full = tspipe.full_barrier %s : !llvm.ptr<3>
+          // The pair leader's full barrier (its address with the peer bit
+          // cleared), which the copies of both CTAs complete on.
+          %lead_full = tspipe.full_barrier %s {pair_leader} : !llvm.ptr<3>
           %buf = tspipe.stage_buffer %s : !llvm.ptr<3>
-          // The pair leader's full barrier: clear the peer bit.
-          %full_addr = llvm.ptrtoint %full : !llvm.ptr<3> to i32
-          %lead_addr = arith.andi %full_addr, %peer_bit_clear : i32
-          %lead_full = llvm.inttoptr %lead_addr : i32 to !llvm.ptr<3>
           %k32 = arith.index_cast %k : index to i32
           %kx = arith.muli %k32, %c32_i32 : i32
           // B rows n0 + 128 v + 64 pair .. + 63, to B-area offset 4 KiB pair.

@@ -327,6 +327,20 @@ private:
     return success();
   }
 
+  /// The pair leader's copy of a CTA-local barrier, for
+  /// `tspipe.full_barrier %s {pair_leader}` (tspipe rule X5,
+  /// TSPipeRoutingRules.cpp): the 32-bit shared address with the peer bit
+  /// (bit 24 of the shared::cluster window) cleared, the address a
+  /// cta_group::2 copy completes on.
+  Value leaderBarrier(Location loc, Value barrier) {
+    Type i32 = b.getI32Type();
+    Value addr = LLVM::PtrToIntOp::create(b, loc, i32, barrier);
+    Value mask =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(~(1 << 24)));
+    Value lead = arith::AndIOp::create(b, loc, addr, mask);
+    return LLVM::IntToPtrOp::create(b, loc, barrier.getType(), lead);
+  }
+
   LogicalResult lowerStageAccessor(Operation &op) {
     Location loc = op.getLoc();
     auto it = stages.find(op.getOperand(0));
@@ -338,6 +352,8 @@ private:
     Value result;
     if (isa<StageIndexOp>(op))
       result = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+    else if (isa<FullBarrierOp>(op) && op.hasAttr("pair_leader"))
+      result = leaderBarrier(loc, p.fullBarrier(b, loc, index));
     else if (isa<FullBarrierOp>(op))
       result = p.fullBarrier(b, loc, index);
     else if (isa<EmptyBarrierOp>(op))

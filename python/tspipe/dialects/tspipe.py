@@ -39,6 +39,7 @@ from ..ir import (
     IntegerType,
     StringAttr,
     Type,
+    UnitAttr,
 )
 
 SymbolLike = Union[str, FlatSymbolRefAttr]
@@ -368,6 +369,16 @@ def stage_index(stage, *, loc=None, ip=None):
 
 def full_barrier(stage, *, loc=None, ip=None):
     return FullBarrierOp(stage, loc=loc, ip=ip).result
+
+
+def leader_full_barrier(stage, *, loc=None, ip=None):
+    """``tspipe.full_barrier %stage {pair_leader}``: the CTA pair leader's
+    full mbarrier of the stage (``!llvm.ptr<3>``, the peer bit cleared),
+    which the ``cta_group::2`` copies of both CTAs complete on (V = 2,
+    rule X5)."""
+    op = FullBarrierOp(stage, loc=loc, ip=ip)
+    op.operation.attributes["pair_leader"] = UnitAttr.get()
+    return op.result
 
 
 def empty_barrier(stage, *, loc=None, ip=None):
