@@ -116,6 +116,11 @@ check-tspipe: $(INSTALL_STAMP)
 SAN_BUILD_DIR ?= build/sanitize
 SAN_CXX       ?= $(shell command -v g++ || command -v c++)
 SAN_LIBASAN    = $(shell $(SAN_CXX) -print-file-name=libasan.so)
+# Preloaded after libasan: the interpreter does not link libstdc++, so without
+# it ASan finds no real __cxa_throw to forward to and aborts ("CHECK failed:
+# asan_interceptors.cpp ... real___cxa_throw") at the first C++ exception the
+# extension throws into Python (nanobind turns MLIR errors into exceptions).
+SAN_LIBSTDCXX  = $(shell $(SAN_CXX) -print-file-name=libstdc++.so)
 SITE_PACKAGES  = $(shell $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 sanitize: $(INSTALL_STAMP)
 	$(VENV)/bin/cmake -G Ninja -S . -B $(SAN_BUILD_DIR) \
@@ -128,7 +133,7 @@ sanitize: $(INSTALL_STAMP)
 	    --target tspipe-test-depends TSPipePythonModules
 	ASAN_OPTIONS=allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(VENV)/bin/lit $(LIT_ARGS) $(SAN_BUILD_DIR)/test
-	LD_PRELOAD=$(SAN_LIBASAN) ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 \
+	LD_PRELOAD="$(SAN_LIBASAN) $(SAN_LIBSTDCXX)" ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1 \
 	    PYTHONPATH=$(abspath $(SAN_BUILD_DIR))/python_packages \
 	    TSPIPE_OPT=$(abspath $(SAN_BUILD_DIR))/bin/tspipe-opt \

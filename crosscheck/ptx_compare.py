@@ -302,6 +302,20 @@ DELIBERATE = [
              "lane (S/k waits), TS on S/k - 1 (ts-semantics §6 item 10, open). "
              "tspipe's extra wait returns at once once the consumers released "
              "the stage. Stronger."),
+    dict(side="tspipe", types={"async_umma"}, brackets={"commit"},
+         apply=_drop("fence.proxy.async"),
+         why="the AsyncUmma producer threads fill the stage with generic-proxy "
+             "stores that the MMA (async proxy) then reads, so tspipe fences "
+             "them before the commit (fence.proxy.async.shared::cta; "
+             "docs/Protocols.md, proxy fences; TransformerEngine PR 3417). TS "
+             "emits no fence. Stronger."),
+    dict(side="tspipe", types={"clc_fetch_async"}, brackets={"release"},
+         apply=_drop("fence.proxy.async"),
+         why="the consumers read the CLC response with generic loads before "
+             "the next try_cancel (async proxy) rewrites the slot, so tspipe "
+             "fences the reads before the release (fence.proxy.async."
+             "shared::cta; docs/Protocols.md, proxy fences; cudnn-frontend PR "
+             "894). TS emits no fence. Stronger."),
 ]
 
 

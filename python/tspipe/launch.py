@@ -113,6 +113,7 @@ def kernel_facts(module_op) -> List[KernelMeta]:
                 meta = KernelMeta(name=func_name, gpu_module=module_name,
                                   warps=warps, block_threads=32 * warps,
                                   cluster=cluster, smem_bytes=smem)
+                meta.tensor_maps = _tensor_map_args(func)
                 meta.pipelines = [_pipeline_meta(p)
                                   for p in _walk(kernel, "tspipe.pipeline")]
                 for task in _walk(kernel, "tspipe.task"):
@@ -127,6 +128,23 @@ def kernel_facts(module_op) -> List[KernelMeta]:
                         registers=_int(t, "num_registers")))
                 kernels.append(meta)
     return kernels
+
+
+def _tensor_map_args(func) -> Dict[str, str]:
+    """Tensor-map parameters of a ``gpu.func`` (``tspipe.tensor_map`` argument
+    attributes, tspipe.ts.tensor_maps): parameter name (``tspipe.arg_name``,
+    else its position) -> the ``!nvgpu.tensormap.descriptor`` type text."""
+    out: Dict[str, str] = {}
+    if "arg_attrs" not in func.attributes:
+        return out
+    for position, attrs in enumerate(ir.ArrayAttr(func.attributes["arg_attrs"])):
+        attrs = ir.DictAttr(attrs)
+        if "tspipe.tensor_map" not in attrs:
+            continue
+        name = (ir.StringAttr(attrs["tspipe.arg_name"]).value
+                if "tspipe.arg_name" in attrs else str(position))
+        out[name] = str(ir.TypeAttr(attrs["tspipe.tensor_map"]).value)
+    return out
 
 
 def lowered_facts(module_op) -> Dict[str, dict]:

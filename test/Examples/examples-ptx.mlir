@@ -11,7 +11,8 @@
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream_interleaved.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/tma_stream.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
 // RUN: %if ptxas %{ tspipe-opt %S/../../examples/async_load.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=bin | FileCheck %s --check-prefix=BIN %}
-// tcgen05 GEMM skeletons (sm_100a).
+// tcgen05 GEMMs (sm_100a; their MMAs, descriptors and TMEM loads:
+// blackwell-gemm-ptx.mlir).
 // RUN: tspipe-opt %S/../../examples/umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=GEMM
 // RUN: tspipe-opt %S/../../examples/umma_gemm_2cta.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=GEMM2
 // RUN: tspipe-opt %S/../../examples/async_umma_gemm.mlir --tspipe-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=AGEMM
@@ -22,8 +23,9 @@
 // The -SAME chains follow the order LLVM lays the task blocks out in.
 // GEMM: gpu.binary @umma_gemm
 // GEMM-SAME: .target sm_100a
+// GEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // GEMM-SAME: mbarrier.arrive.expect_tx.shared.b64
-// GEMM-SAME: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// GEMM-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // GEMM-SAME: mbarrier.arrive.shared.b64
 // GEMM-SAME: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 

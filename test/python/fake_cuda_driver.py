@@ -81,8 +81,59 @@ class CUlaunchConfig:
         self.numAttrs = 0
 
 
+def _enum(name, members):
+    return enum.IntEnum(name, {m: i for i, m in enumerate(members)})
+
+
+CUtensorMapDataType = _enum("CUtensorMapDataType", [
+    "CU_TENSOR_MAP_DATA_TYPE_UINT8", "CU_TENSOR_MAP_DATA_TYPE_UINT16",
+    "CU_TENSOR_MAP_DATA_TYPE_UINT32", "CU_TENSOR_MAP_DATA_TYPE_INT32",
+    "CU_TENSOR_MAP_DATA_TYPE_UINT64", "CU_TENSOR_MAP_DATA_TYPE_INT64",
+    "CU_TENSOR_MAP_DATA_TYPE_FLOAT16", "CU_TENSOR_MAP_DATA_TYPE_FLOAT32",
+    "CU_TENSOR_MAP_DATA_TYPE_FLOAT64", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+    "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ", "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32",
+    "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ"])
+CUtensorMapInterleave = _enum("CUtensorMapInterleave", [
+    "CU_TENSOR_MAP_INTERLEAVE_NONE", "CU_TENSOR_MAP_INTERLEAVE_16B",
+    "CU_TENSOR_MAP_INTERLEAVE_32B"])
+CUtensorMapSwizzle = _enum("CUtensorMapSwizzle", [
+    "CU_TENSOR_MAP_SWIZZLE_NONE", "CU_TENSOR_MAP_SWIZZLE_32B",
+    "CU_TENSOR_MAP_SWIZZLE_64B", "CU_TENSOR_MAP_SWIZZLE_128B"])
+CUtensorMapL2promotion = _enum("CUtensorMapL2promotion", [
+    "CU_TENSOR_MAP_L2_PROMOTION_NONE", "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
+    "CU_TENSOR_MAP_L2_PROMOTION_L2_128B",
+    "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"])
+CUtensorMapFloatOOBfill = _enum("CUtensorMapFloatOOBfill", [
+    "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE",
+    "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"])
+
+
+class cuuint64_t(int):
+    pass
+
+
+class cuuint32_t(int):
+    pass
+
+
+class CUtensorMap:
+    """The driver's 128-byte map; here its words record the encoding:
+    [address, rank, data type, swizzle, dims..., strides..., box...]."""
+
+    def __init__(self, words):
+        self.opaque = list(words) + [0] * (16 - len(words))
+
+
 class FakeDriver:
     """Attributes mirror the names of cuda.bindings.driver."""
+
+    CUtensorMapDataType = CUtensorMapDataType
+    CUtensorMapInterleave = CUtensorMapInterleave
+    CUtensorMapSwizzle = CUtensorMapSwizzle
+    CUtensorMapL2promotion = CUtensorMapL2promotion
+    CUtensorMapFloatOOBfill = CUtensorMapFloatOOBfill
+    cuuint64_t = cuuint64_t
+    cuuint32_t = cuuint32_t
 
     CUresult = CUresult
     CUdeviceptr = CUdeviceptr
@@ -226,6 +277,21 @@ class FakeDriver:
     def cuEventDestroy(self, ev):
         return (OK,)
 
+    # -- tensor maps ---------------------------------------------------
+    def cuTensorMapEncodeTiled(self, dtype, rank, address, dims, strides,
+                               box, elem_strides, interleave, swizzle, l2,
+                               oob):
+        self.calls.append(("cuTensorMapEncodeTiled", dtype, rank, address,
+                           list(dims), list(strides), list(box)))
+        if (len(dims) != rank or len(strides) != rank - 1
+                or len(box) != rank or any(int(s) % 16 for s in strides)
+                or any(not 0 < int(b) <= 256 for b in box)):
+            return (CUresult.CUDA_ERROR_INVALID_VALUE, None)
+        words = [int(address), int(rank), int(dtype), int(swizzle)]
+        words += [int(d) for d in dims] + [int(s) for s in strides]
+        words += [int(b) for b in box]
+        return (OK, CUtensorMap(words[:16]))
+
     # -- launches ------------------------------------------------------
     def _read_params(self, fn, params_addr):
         entry = fn.entry
@@ -235,6 +301,9 @@ class FakeDriver:
         values = []
         for p, a in zip(entry.params, addrs):
             raw = ctypes.string_at(int(a), p.size)
+            if p.ptx_type.endswith("]"):  # an aggregate by value (b8[128])
+                values.append(raw)
+                continue
             dtype = {"f32": np.float32, "f64": np.float64, "u64": np.uint64,
                      "b64": np.uint64, "s64": np.int64, "u32": np.uint32,
                      "b32": np.uint32, "s32": np.int32}[p.ptx_type]

@@ -395,10 +395,21 @@ def test_pass_rule_errors_are_value_errors():
     cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
     k = Kernel(num_warps=5)
     k.pipeline("ring", cfg, smem_bytes=4 * 2 ** 20)
-    k.build()                                   # verifies; R43 is checked
-    with pytest.raises(ScheduleError) as info:  # when smem is allocated
-        k.to_ptx()
-    assert info.value.rule == "R43"
+    # R43 (shared memory capacity) at build() and verify(), as at to_ptx().
+    for step in (k.build, k.verify, k.to_ptx):
+        with pytest.raises(ScheduleError) as info:
+            step()
+        assert info.value.rule == "R43"
+        assert "exceeds the capacity" in str(info.value)
+
+
+def test_r43_fitting_kernel_builds():
+    G, T = CooperativeGroup, Agent.Thread
+    cfg = PipelineConfig.create_tma_async_pipeline_cfg(4, 4096, G(T, 1), G(T, 4))
+    k = Kernel(num_warps=5)
+    k.pipeline("ring", cfg, smem_bytes=4 * 4096)
+    k.build()
+    k.verify()
 
 
 def _umma_umma_kernel(arch):

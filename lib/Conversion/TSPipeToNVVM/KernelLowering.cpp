@@ -106,6 +106,7 @@ LogicalResult KernelLowering::prepare(OpBuilder &b, LLVM::GlobalOp smem) {
   warp = broadcastLane0(b, loc, warpOfThread);
   lane = arith::RemUIOp::create(b, loc, tid, constI32(b, loc, 32));
   Value base = sharedBase(b, loc, smem);
+  smemBase = base;
 
   for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     PipelineConfigAttr cfg = pipe.getConfig();

@@ -2,10 +2,13 @@
 
 #include "tspipe/Conversion/TSPipeToNVVM/Pipeline.h"
 
+#include "TensorMapParams.h"
+
 #include "tspipe/Conversion/Passes.h"
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -74,10 +77,16 @@ void mlir::tspipe::buildTSPipeToNVVMPipeline(
   convOpts.debugHangTimeout = options.debugHangTimeout;
   pm.addPass(tspipe::createConvertTSPipeToNVVM(convOpts));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  // Work steps may use upstream's nvgpu ops (TMA, warpgroup MMA; the
+  // bridge of tspipe.ts.nvgpu_bridge, docs/gemm.md): lowered here, before
+  // the cleanup, so that the bridge's casts meet nvgpu's own.
+  gpuPm.addPass(createConvertNVGPUToNVVMPass());
   gpuPm.addPass(createCanonicalizer());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createSCFToControlFlowPass());
   gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+  // Tensor-map parameters: byval, 64-byte aligned, __grid_constant__.
+  gpuPm.addPass(tspipe::createTensorMapParamsPass());
   gpuPm.addPass(createConvertNVVMToLLVMPass());
   gpuPm.addPass(createCanonicalizer());
   gpuPm.addPass(createCSEPass());

@@ -290,6 +290,8 @@ public:
   Value ctaRank(OpBuilder &b, Location loc);
   int64_t getHangTimeout() const { return hangTimeout; }
   Value constI32(OpBuilder &b, Location loc, int64_t v);
+  /// The dynamic shared memory base (`!llvm.ptr<3>`) prepare() computed.
+  Value sharedMemoryBase() const { return smemBase; }
 
 private:
   /// `v` (an i32) of lane 0 of the warp, `shfl.sync.idx` over the full warp
@@ -309,8 +311,15 @@ private:
   KernelOp kernel;
   int64_t hangTimeout;
   llvm::StringMap<PipelineLowering> pipelines;
-  Value tid, warp, lane, rank;
+  Value tid, warp, lane, rank, smemBase;
 };
+
+/// The value a tspipe.buffer_address (the buffer's address: shared base +
+/// buffer_offset) or tspipe.tmem_column (the resource's tmem_offset, an
+/// i32) lowers to at `b`'s insertion point; an error when
+/// tspipe-allocate-smem has not placed the resource (AliasLowering.cpp).
+FailureOr<Value> lowerAliasAccessor(OpBuilder &b, KernelLowering &k,
+                                    Operation &op);
 
 } // namespace mlir::tspipe
 

@@ -210,6 +210,8 @@ private:
         .Case([&](SkippableOp s) { return workQueue.lowerSkippable(s); })
         .Case([&](AdvanceWorkTileOp a) { return workQueue.lowerAdvance(a); })
         .Case([&](FetchWorkTileOp f) { return workQueue.lowerFetch(f); })
+        // The domain loop's yield becomes the scf.yield its lowering builds.
+        .Case([&](YieldOp) { return success(); })
         .Case<FirstIterOp, LastIterOp>(
             [&](Operation *guard) { return lowerGuard(*guard); })
         .Case([&](ProducerTryAcquireOp acq) {
@@ -274,6 +276,13 @@ private:
         .Case([&](CurrentStageOp cur) { return lowerCurrentStage(cur); })
         .Case<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(
             [&](Operation *accessor) { return lowerStageAccessor(*accessor); })
+        .Case<BufferAddressOp, TmemColumnOp>([&](Operation *accessor) {
+          FailureOr<Value> v = lowerAliasAccessor(b, k, *accessor);
+          if (failed(v))
+            return failure();
+          mapping.map(accessor->getResult(0), *v);
+          return success();
+        })
         .Default([&](Operation *other) { return lowerWorkOp(*other); });
   }
 
@@ -342,6 +351,20 @@ private:
     return success();
   }
 
+  /// The pair leader's copy of a CTA-local barrier, for
+  /// `tspipe.full_barrier %s {pair_leader}` (tspipe rule X5,
+  /// TSPipeRoutingRules.cpp): the 32-bit shared address with the peer bit
+  /// (bit 24 of the shared::cluster window) cleared, the address a
+  /// cta_group::2 copy completes on.
+  Value leaderBarrier(Location loc, Value barrier) {
+    Type i32 = b.getI32Type();
+    Value addr = LLVM::PtrToIntOp::create(b, loc, i32, barrier);
+    Value mask =
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(~(1 << 24)));
+    Value lead = arith::AndIOp::create(b, loc, addr, mask);
+    return LLVM::IntToPtrOp::create(b, loc, barrier.getType(), lead);
+  }
+
   LogicalResult lowerStageAccessor(Operation &op) {
     Location loc = op.getLoc();
     auto it = stages.find(op.getOperand(0));
@@ -353,6 +376,8 @@ private:
     Value result;
     if (isa<StageIndexOp>(op))
       result = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+    else if (isa<FullBarrierOp>(op) && op.hasAttr("pair_leader"))
+      result = leaderBarrier(loc, p.fullBarrier(b, loc, index));
     else if (isa<FullBarrierOp>(op))
       result = p.fullBarrier(b, loc, index);
     else if (isa<EmptyBarrierOp>(op))
@@ -403,7 +428,13 @@ private:
     Value ub = toI32(loop.getUpperBound());
     Value step = toI32(loop.getStep());
     loopBounds = {lb, ub, step};
-    auto forOp = scf::ForOp::create(b, loc, lb, ub, step, flatten());
+    // The scf.for carries the advanced cursors, then the task's own
+    // carried values (iter_args) in their order.
+    SmallVector<Value> inits = flatten();
+    unsigned numCursors = inits.size();
+    for (Value init : loop.getInitArgs())
+      inits.push_back(mapping.lookupOrDefault(init));
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
@@ -411,18 +442,25 @@ private:
       mapping.map(
           loop.getInductionVar(),
           arith::IndexCastOp::create(b, loc, b.getIndexType(), currentIv));
-      unflatten(forOp.getRegionIterArgs());
+      unflatten(forOp.getRegionIterArgs().take_front(numCursors));
+      mapping.map(loop.getRegionIterArgs(),
+                  forOp.getRegionIterArgs().drop_front(numCursors));
       if (failed(lowerBlock(loop.getBody().front())))
         return failure();
       // scf.for only gets an implicit yield when it carries no values.
       if (!forOp.getBody()->mightHaveTerminator()) {
         b.setInsertionPointToEnd(forOp.getBody());
-        scf::YieldOp::create(b, loc, flatten());
+        SmallVector<Value> next = flatten();
+        if (YieldOp yield = loop.getYield())
+          for (Value v : yield.getValues())
+            next.push_back(mapping.lookupOrDefault(v));
+        scf::YieldOp::create(b, loc, next);
       }
     }
     currentIv = Value();
     b.setInsertionPointAfter(forOp);
-    unflatten(forOp.getResults());
+    unflatten(forOp.getResults().take_front(numCursors));
+    mapping.map(loop.getResults(), forOp.getResults().drop_front(numCursors));
     return success();
   }
 

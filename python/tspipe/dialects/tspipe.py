@@ -39,6 +39,7 @@ from ..ir import (
     IntegerType,
     StringAttr,
     Type,
+    UnitAttr,
 )
 
 SymbolLike = Union[str, FlatSymbolRefAttr]
@@ -130,12 +131,24 @@ class TaskOp(_gen.TaskOp):
 
 @_ods_cext.register_operation(_Dialect, replace=True)
 class DomainLoopOp(_gen.DomainLoopOp):
-    """``tspipe.domain_loop``: ``DomainLoopOp(lb, ub, step)`` (``index``
-    Values); the body block with the iteration value is created."""
+    """``tspipe.domain_loop``: ``DomainLoopOp(lb, ub, step, iter_args=[...])``
+    (``index`` bounds, carried initial Values); the body block with the
+    iteration value and one argument per carried value is created (end it
+    with :class:`YieldOp` when the loop carries values)."""
 
-    def __init__(self, lower_bound, upper_bound, step, *, loc=None, ip=None):
-        super().__init__(lower_bound, upper_bound, step, loc=loc, ip=ip)
-        self.regions[0].blocks.append(IndexType.get(), arg_locs=[self.location])
+    def __init__(self, lower_bound, upper_bound, step, *, iter_args=(),
+                 loc=None, ip=None):
+        inits = list(iter_args)
+        types = [v.type for v in inits]
+        super().__init__(types, lower_bound, upper_bound, step, inits,
+                         loc=loc, ip=ip)
+        self.regions[0].blocks.append(IndexType.get(), *types,
+                                      arg_locs=[self.location] * (1 + len(types)))
+
+    @property
+    def inner_iter_args(self):
+        """The carried block arguments (after the iteration)."""
+        return list(self.body_block.arguments)[1:]
 
     @property
     def body_block(self):
@@ -358,6 +371,16 @@ def full_barrier(stage, *, loc=None, ip=None):
     return FullBarrierOp(stage, loc=loc, ip=ip).result
 
 
+def leader_full_barrier(stage, *, loc=None, ip=None):
+    """``tspipe.full_barrier %stage {pair_leader}``: the CTA pair leader's
+    full mbarrier of the stage (``!llvm.ptr<3>``, the peer bit cleared),
+    which the ``cta_group::2`` copies of both CTAs complete on (V = 2,
+    rule X5)."""
+    op = FullBarrierOp(stage, loc=loc, ip=ip)
+    op.operation.attributes["pair_leader"] = UnitAttr.get()
+    return op.result
+
+
 def empty_barrier(stage, *, loc=None, ip=None):
     return EmptyBarrierOp(stage, loc=loc, ip=ip).result
 
@@ -374,3 +397,41 @@ from ._work_queue import (  # noqa: E402,F401
     WorkQueueOp,
     WorkTileLoopOp,
 )
+# -- buffers and alias groups ---------------------------------------------------
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class BufferOp(_gen.BufferOp):
+    """``tspipe.buffer @name smem_bytes(N) | tmem_columns(N)``: storage
+    without a pipeline (bytes of shared memory or tensor-memory columns)."""
+
+    def __init__(self, sym_name, *, smem_bytes=None, tmem_columns=None,
+                 loc=None, ip=None):
+        super().__init__(_name(sym_name), smem_bytes=_i64(smem_bytes),
+                         tmem_columns=_i64(tmem_columns), loc=loc, ip=ip)
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class AliasGroupOp(_gen.AliasGroupOp):
+    """``tspipe.alias_group @g smem|tmem [[@a, ...], [@b, ...]]``:
+    ``AliasGroupOp("g", [["a"], ["b"]], tmem=False)``, phases in time
+    order."""
+
+    def __init__(self, sym_name, phases, *, tmem=False, loc=None, ip=None):
+        if not isinstance(phases, Attribute):
+            phases = ArrayAttr.get(
+                [ArrayAttr.get([_symbol(m) for m in phase]) for phase in phases])
+        super().__init__(_name(sym_name), phases, tmem=bool(tmem), loc=loc,
+                         ip=ip)
+
+
+def buffer_address(buffer: SymbolLike, *, loc=None, ip=None):
+    """The ``!llvm.ptr<3>`` address of a shared-memory ``tspipe.buffer``."""
+    return _gen.BufferAddressOp(_ptr3(), _symbol(buffer), loc=loc,
+                                ip=ip).result
+
+
+def tmem_column(resource: SymbolLike, *, loc=None, ip=None):
+    """The first tensor-memory column (``i32``) of a pipeline or buffer."""
+    return _gen.TmemColumnOp(IntegerType.get_signless(32), _symbol(resource),
+                             loc=loc, ip=ip).result

@@ -11,7 +11,11 @@ A launch spec is a plain Python file `examples/<example>.py` next to
 ``PARAMS``
     the kernel's parameters in order, as ``(name, kind)`` with kind one of
     ``ptr`` (a device buffer), ``f32``, ``f64``, ``i32``, ``i64``, ``u32``,
-    ``u64``.
+    ``u64`` or ``tensormap`` (a CUtensorMap built from the IR's tensor-map
+    type, see ``_upload``).
+``BUFFERS`` (optional)
+    names of device arrays that are not parameters but that ``tensormap``
+    parameters address (their inputs come from ``make_inputs`` too).
 ``OUTPUTS``
     names of the ``ptr`` parameters the kernel writes. They are uploaded
     filled with NaN (float) or 0xFF bytes, so unwritten elements fail.
@@ -62,7 +66,7 @@ KIND_DTYPES = {
     "u32": np.uint32, "u64": np.uint64,
 }
 _KIND_BYTES = {"ptr": 8, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "u32": 4,
-               "u64": 8}
+               "u64": 8, "tensormap": 128}
 
 
 class SpecError(ValueError):
@@ -182,24 +186,45 @@ def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
     return want <= tuple(cc)
 
 
-def _upload(spec, inputs: dict) -> tuple[list, dict]:
-    """Device buffers for the ptr parameters; returns (args, buffers)."""
+def _upload(spec, inputs: dict, kernel_meta=None) -> tuple[list, dict]:
+    """Device buffers for the ptr parameters and CUtensorMaps for the
+    tensormap ones; returns (args, buffers).
+
+    A ``tensormap`` parameter's input is ``{"tensor": <name of a ptr
+    parameter or of one of the spec's ``BUFFERS``>, "shape": (outermost
+    first), "row_strides": bytes or None}``;
+    the map is encoded over that parameter's device buffer with the box,
+    element type and modes the IR declares (``kernel_meta.tensor_maps``).
+    Raises SpecError when the metadata has no tensor-map type for it."""
     args, bufs = [], {}
+    # Device arrays that only tensor maps address (not kernel parameters).
+    for name in getattr(spec, "BUFFERS", ()):
+        bufs[name] = rt.DeviceArray.from_numpy(
+            np.ascontiguousarray(inputs[name]))
+    for name, kind in spec.PARAMS:
+        if kind == "ptr":
+            host = np.ascontiguousarray(inputs[name])
+            if name in spec.OUTPUTS:
+                host = (np.full(host.shape, np.nan, host.dtype)
+                        if host.dtype.kind == "f" else
+                        np.full(host.shape, -1, host.dtype))
+            bufs[name] = rt.DeviceArray.from_numpy(host)
     for name, kind in spec.PARAMS:
         v = inputs[name]
+        if kind == "tensormap":
+            from .tensor_map import TensorMap
+            types = getattr(kernel_meta, "tensor_maps", None) or {}
+            if name not in types:
+                raise SpecError(f"{spec.KERNEL}: parameter {name} is a "
+                                f"tensormap but the metadata declares no "
+                                f"tensor-map type for it")
+            args.append(TensorMap.encode(types[name], bufs[v["tensor"]].ptr,
+                                         v["shape"], v.get("row_strides")))
+            continue
         if kind == "ptr":
-            host = np.ascontiguousarray(v)
-            if name in spec.OUTPUTS:
-                # Sentinel: anything the kernel does not write stays invalid.
-                if host.dtype.kind == "f":
-                    host = np.full(host.shape, np.nan, host.dtype)
-                else:
-                    host = np.full(host.shape, -1, host.dtype)
-            buf = rt.DeviceArray.from_numpy(host)
-            bufs[name] = buf
-            args.append(buf)
-        else:
-            args.append(KIND_DTYPES[kind](v))
+            args.append(bufs[name])
+            continue
+        args.append(KIND_DTYPES[kind](v))
     return args, bufs
 
 
@@ -299,7 +324,7 @@ def run_example(meta_path: str | Path, spec_path: str | Path,
             t0 = time.perf_counter()
             inputs = spec.make_inputs(rng, prob)
             entry["traffic_bytes"] = int(spec.traffic_bytes(inputs))
-            args, bufs = _upload(spec, inputs)
+            args, bufs = _upload(spec, inputs, km)
             try:
                 entry["status"] = "running"
                 if mode == "bandwidth":

@@ -504,6 +504,9 @@ def synchronize(stream=None, timeout: float | None = 60.0,
 # --------------------------------------------------------------------------
 
 def _arg_holder(a) -> np.ndarray:
+    holder = getattr(a, "holder", None)
+    if callable(holder):  # a TensorMap: 128 bytes by value, 64-aligned
+        return holder()
     if isinstance(a, DeviceArray):
         return np.array([a.ptr], dtype=np.uint64)
     if isinstance(a, np.generic):
@@ -558,7 +561,9 @@ def launch(kernel: Kernel, grid, block, args: Sequence = (),
     (cuLaunchKernelEx with a CLUSTER_DIMENSION attribute).
 
     `args` are DeviceArrays (passed as device addresses), numpy scalars
-    (packed by their numpy type) or objects with `__cuda_array_interface__`.
+    (packed by their numpy type), objects with `__cuda_array_interface__`
+    or `tspipe.runtime.tensor_map.TensorMap`s (a `__grid_constant__`
+    CUtensorMap, passed by value).
 
     Asynchronous, unless `timeout` is given: then it waits for the stream with
     a watchdog and raises KernelTimeout after `timeout` seconds."""

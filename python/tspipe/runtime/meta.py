@@ -71,6 +71,9 @@ class KernelMeta:
     pipelines: list[PipelineMeta] = field(default_factory=list)
     tasks: list[TaskMeta] = field(default_factory=list)
     ptx_params: list[dict] | None = None
+    # Tensor-map parameters: name -> the !nvgpu.tensormap.descriptor type
+    # the IR declares (tspipe.runtime.tensor_map builds the map from it).
+    tensor_maps: dict = field(default_factory=dict)
 
 
 @dataclass

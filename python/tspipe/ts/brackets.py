@@ -13,7 +13,7 @@ task it belongs to, R22).
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import ir
 from ..diagnostics import ScheduleError, _short_location
@@ -371,6 +371,37 @@ class Task:
             self._work_anchor = self._last_op()
             return step(*args, **kwargs)
 
+    def _placed(self, build):
+        """Builds an accessor op where the lowering can see it: a direct
+        child of the task's current block, before the running work step's
+        first op when called from one (as stage accessors are)."""
+        if _ACTIVE_TASKS and _ACTIVE_TASKS[-1] is self:
+            ip = self._accessor_point()
+            if ip is None:
+                return build()
+            with ip:
+                return build()
+        with self._building():
+            return build()
+
+    def buffer_address(self, buffer) -> Any:
+        """The address (``!llvm.ptr<3>``) of a shared-memory buffer
+        (:meth:`Kernel.buffer`); may be called in a work step."""
+        name = buffer if isinstance(buffer, str) else buffer.sym_name.value
+        return self._placed(lambda: tsd.buffer_address(name))
+
+    def tmem_column(self, resource) -> Any:
+        """The first tensor-memory column (``i32``) of a pipeline with
+        ``tmem_columns`` or a tensor-memory buffer, as placed by
+        ``tspipe-allocate-smem``; may be called in a work step."""
+        if isinstance(resource, str):
+            name = resource
+        elif hasattr(resource, "sym_name"):
+            name = resource.sym_name.value
+        else:
+            name = resource.name
+        return self._placed(lambda: tsd.tmem_column(name))
+
     def ptx_comment(self, text: str) -> None:
         """A marker in the PTX: ``// <text>`` (an ``llvm.inline_asm`` with
         side effects and no operands, so it stays where it is). Raises
@@ -423,7 +454,8 @@ class Task:
     # -- schedule: structure -------------------------------------------------
 
     def domain_loop(self, start: IndexLike, end: IndexLike,
-                    step: IndexLike = 1) -> "_RegionScope":
+                    step: IndexLike = 1, *,
+                    iter_args: Sequence[Any] = ()) -> "_RegionScope":
         """``with task.domain_loop(start, end, step) as iv:`` -- the task's
         domain loop (exactly one per task, R16; step non-zero, R17).
 
@@ -433,13 +465,37 @@ class Task:
         after it the tail. Yields the iteration Value (``index``). The
         bounds are checked at the call (TypeError for a float, ScheduleError
         beyond 64 bits).
+
+        ``iter_args``: Values the loop carries (task-local state, rule X26);
+        then the ``with`` yields ``(iv, [carried block arguments])``, the
+        body ends with :meth:`loop_yield` of the next values and the scope's
+        ``results`` (after the ``with``) are the values after the last
+        iteration. TypeError for an entry that is not a Value.
         """
         bounds = [self.kernel._index_value(value, what) for what, value in
                   (("domain_loop start", start), ("domain_loop end", end),
                    ("domain_loop step", step))]
+        carried = list(iter_args)
+        for value in carried:
+            if not isinstance(value, ir.Value):
+                raise TypeError(f"domain_loop(iter_args=...) takes Values, "
+                                f"got {value!r}")
         with self._building():
-            op = tsd.DomainLoopOp(*bounds)
-        return _RegionScope(self, op, "domain_loop")
+            op = tsd.DomainLoopOp(*bounds, iter_args=carried)
+        return _RegionScope(self, op, "domain_loop", carries=bool(carried))
+
+    def loop_yield(self, *values) -> None:
+        """``tspipe.yield values``: the next values of the carried state,
+        the last step of a domain loop built with ``iter_args`` (X26: one
+        per carried value, same types; checked when the kernel is
+        verified). ScheduleError outside the domain loop's own block."""
+        if not self._stack or self._stack[-1].kind != "domain_loop":
+            raise ScheduleError(
+                "[X26] loop_yield() ends the domain loop's body: call it in "
+                "the `with task.domain_loop(...)` block, outside any guard",
+                "X26", _short_location(_caller_location()))
+        with self._building():
+            tsd.YieldOp(list(values))
 
     def _guard(self, cls_name: str, kind: str) -> "_RegionScope":
         with self._building():
@@ -519,17 +575,26 @@ class _RegionScope:
     the call; entering opens its body block (yielding the iteration Value
     for the domain loop), leaving closes it."""
 
-    def __init__(self, task: Task, op, kind: str):
+    def __init__(self, task: Task, op, kind: str, carries: bool = False):
         self._task = task
         self._op = op
         self._kind = kind
+        self._carries = carries
         self._cm = None
+
+    @property
+    def results(self):
+        """The domain loop's results: its carried values after the last
+        iteration (empty for a loop without ``iter_args``)."""
+        return list(self._op.results)
 
     def __enter__(self):
         self._cm = self._task._region(self._op, self._kind)
         block = self._cm.__enter__()
         if self._kind == "domain_loop":
             self._task._iv = block.arguments[0]
+            if self._carries:
+                return self._task._iv, list(block.arguments)[1:]
             return self._task._iv
         return None
 

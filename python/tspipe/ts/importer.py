@@ -22,7 +22,14 @@ generated kernel through it (crosscheck/import_check.py).
 
 TS is never imported here: the TaskManager's objects are read by attribute
 (TS must be installed in the interpreter that built them, never as a tspipe
-dependency). Not modelled (:class:`NotImplementedError`): work-tile loops,
+dependency). TS's dependency graph is checked against the one the tasks
+make (R26, R28-R30; tspipe.ts.dependency). TS's alias groups
+(``add_alias_group`` on the task manager's ``SmemAllocator`` /
+``TmemAllocator``) become ``tspipe.alias_group``s: an allocation of a
+pipelined resource stands for its pipeline, one of a resource without a
+pipeline becomes a ``tspipe.buffer`` whose address that resource's work
+placeholders take, so that X23 checks the reuse. Not modelled
+(:class:`NotImplementedError`): work-tile loops,
 dynamic domain bounds, ``cute.Layout`` cluster layouts, resources without a
 pipeline config that brackets are used on.
 """
@@ -33,7 +40,9 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .. import ir
 from ..diagnostics import ScheduleError
+from .aliasing import StorageAliases
 from .config import PipelineConfig
+from .dependency import check_graph
 from .kernel import Kernel, at_location
 from .task_manager import TaskManager as OwnTaskManager
 from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
@@ -197,7 +206,8 @@ class _Stages:
         return self.builder.current_stage(name, side, group=group)
 
 
-def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages):
+def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
+          aliases: Optional[StorageAliases] = None):
     for entry in entries:
         resource, stage = entry[0], _name(entry[1])
         label = entry[4] if len(entry) > 4 and entry[4] else None
@@ -216,6 +226,8 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages):
             _placeholder(builder, task_name, resource.name,
                          label or _WORK[stage],
                          stages.of(resource.name, side, group_name))
+            if aliases is not None and "Aux" not in stage:
+                aliases.touch(builder, resource)
         else:
             raise NotImplementedError(
                 f"task {task_name!r}: schedule stage {stage} on "
@@ -258,7 +270,7 @@ def _check_task_manager(task_manager) -> None:
 
 def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             num_warps: Optional[int] = None, cluster: Optional[Sequence[int]] = None,
-            verify: bool = True) -> Kernel:
+            verify: bool = True, dependency_graph: bool = True) -> Kernel:
     """The tspipe :class:`Kernel` of a real TS ``TaskManager``.
 
     Args:
@@ -270,6 +282,9 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
       cluster: cluster extents (default: from the pipelines' layouts).
       verify: build and verify the module (raising ScheduleError /
         PipelineConfigError, ValueError, listing every diagnostic).
+      dependency_graph: check TS's ``resource_dependency_graph`` against
+        the edges the tasks make (R26, R28-R30, tspipe.ts.dependency;
+        ScheduleError).
 
     Raises NotImplementedError for a construct tspipe does not model (see
     the module docstring).
@@ -286,7 +301,15 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
         # has work steps; it is no tspipe.pipeline.
         if getattr(res, "pipeline_config", None) is not None:
             configs[id(res)] = config_from_ts(res.pipeline_config)
+    all_resources = resources
     resources = [r for r in resources if id(r) in configs]
+    # TS's dependency graph against the one the tasks make (R26, R28-R30).
+    if dependency_graph:
+        check_graph(task_manager.tasks,
+                    getattr(task_manager, "resource_dependency_graph", None))
+    aliases = StorageAliases(getattr(task_manager, "_smem_allocator", None),
+                             getattr(task_manager, "_tmem_allocator", None),
+                             all_resources, configs)
     if num_warps is None:
         num_warps = max(t.warp_idx + t.num_warps for t in task_manager.tasks)
     if cluster is None:
@@ -306,6 +329,7 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
     for group in pipeline_groups:
         kernel.pipeline_group(group.name, _name(group.mode),
                               [m.name for m in group.members])
+    aliases.declare(kernel)
     for index, task in enumerate(task_manager.tasks):
         task_name = task.name or f"task{index}"
         if getattr(task, "work_queue", None) is not None or \
@@ -326,7 +350,7 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             raise NotImplementedError(
                 f"task {task_name!r}: domain bounds {bounds} are not ints")
         stages = _Stages(builder, {res.name for res in resources})
-        _emit(builder, task_name, task.head_schedule_list, stages)
+        _emit(builder, task_name, task.head_schedule_list, stages, aliases)
         with builder.domain_loop(*bounds):
             # Consecutive entries with the same guard share one guard block.
             groups: List[tuple] = []
@@ -339,13 +363,13 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             for guard, entries in groups:
                 if guard == "FirstIter":
                     with builder.first_iter():
-                        _emit(builder, task_name, entries, stages)
+                        _emit(builder, task_name, entries, stages, aliases)
                 elif guard == "LastIter":
                     with builder.last_iter():
-                        _emit(builder, task_name, entries, stages)
+                        _emit(builder, task_name, entries, stages, aliases)
                 else:
-                    _emit(builder, task_name, entries, stages)
-        _emit(builder, task_name, task.tail_schedule_list, stages)
+                    _emit(builder, task_name, entries, stages, aliases)
+        _emit(builder, task_name, task.tail_schedule_list, stages, aliases)
     if verify:
         kernel.build()
     return kernel

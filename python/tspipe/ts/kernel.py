@@ -53,7 +53,7 @@ from .. import ir
 from ..compile import lower_to_ptx
 from ..diagnostics import ScheduleError, _short_location
 from ..diagnostics import caller_location as _caller_location
-from ..dialects import arith, gpu
+from ..dialects import arith, gpu, llvm
 from ..dialects import tspipe as tsd
 from ..targets import check_arch, ptx_features
 from . import verification
@@ -70,6 +70,7 @@ from .builder import (
     traceback_locations,
 )
 from .config import PipelineConfig
+from .tensor_maps import TensorMapArg
 
 __all__ = ["Kernel", "Pipeline", "Task", "Stage", "Token", "ptx_features",
            "ARG_TYPES", "at_location"]
@@ -88,7 +89,9 @@ class Kernel:
       args: the kernel's arguments, in order: a name (a global-memory
         pointer, ``!llvm.ptr<1>``) or a ``(name, type)`` pair where type is
         one of :data:`ARG_TYPES` (``"ptr"``, ``"i32"``, ``"i64"``, ``"f32"``,
-        ``"f16"``, ``"index"``) or an ``ir.Type``. :meth:`arg` gives their
+        ``"f16"``, ``"index"``), an ``ir.Type`` or a
+        :class:`~tspipe.ts.tensor_maps.TensorMapArg` (a CUtensorMap passed
+        as a ``__grid_constant__`` parameter). :meth:`arg` gives their
         Values.
       arch: the chip the module is built for: one of
         ``tspipe.targets.SUPPORTED_ARCHS`` (``sm_90a``, ``sm_100a``, ...).
@@ -134,6 +137,9 @@ class Kernel:
                     f"kernel argument {position} must be a name or a (name, "
                     f"type) pair, got {arg!r}")
             _check_name("kernel argument", arg_name)
+            if isinstance(kind, TensorMapArg):
+                arg_specs.append((arg_name, kind))
+                continue
             if isinstance(kind, str) and kind not in ARG_TYPES:
                 raise ScheduleError(
                     f"[X9] argument {arg_name!r}: unknown type {kind!r}; use "
@@ -150,8 +156,12 @@ class Kernel:
         self.cluster = cluster
         self.name = name
         self.args = names
+        # Tensor-map parameters (tspipe.ts.tensor_maps): name -> TensorMapArg.
+        self.tensor_map_args = {n: k for n, k in arg_specs
+                                if isinstance(k, TensorMapArg)}
         self.arch = arch
         self.pipelines: List[Pipeline] = []
+        self.buffers: List[str] = []
         self.tasks: List[Task] = []
         # Work queues declared (name -> tile coordinates per tile).
         self._work_queues: Dict[str, int] = {}
@@ -162,7 +172,9 @@ class Kernel:
         with self.context, loc:
             types = []
             for arg_name, kind in arg_specs:
-                if isinstance(kind, str):
+                if isinstance(kind, TensorMapArg):
+                    types.append(kind.arg_type())
+                elif isinstance(kind, str):
                     if kind not in ARG_TYPES:
                         raise ValueError(
                             f"argument {arg_name!r}: unknown type {kind!r}; "
@@ -181,6 +193,17 @@ class Kernel:
                 self._func = gpu.GPUFuncOp(
                     ir.FunctionType.get(types, []), sym_name=name, kernel=True)
                 self._entry = self._func.add_entry_block()
+                if self.tensor_map_args:
+                    self._func.attributes["arg_attrs"] = ir.ArrayAttr.get([
+                        kind.arg_attrs(arg_name)
+                        if isinstance(kind, TensorMapArg)
+                        else ir.DictAttr.get({})
+                        for arg_name, kind in arg_specs])
+                    # The lowering makes these __grid_constant__ parameters.
+                    self._func.attributes["tspipe.grid_constants"] = \
+                        ir.DenseI64ArrayAttr.get([
+                            i for i, (_, kind) in enumerate(arg_specs)
+                            if isinstance(kind, TensorMapArg)])
             with ir.InsertionPoint(self._entry):
                 self.op = tsd.KernelOp(
                     num_warps,
@@ -338,6 +361,58 @@ class Kernel:
         self._work_queues[name] = len(extents) if grid is not None else 3
         return op
 
+    def buffer(self, name: str, smem_bytes: Optional[int] = None, *,
+               tmem_columns: Optional[int] = None):
+        """Declare storage without a pipeline (``tspipe.buffer``; TS: a
+        resource without a ``pipeline_config`` that declares an SMEM or TMEM
+        allocation): ``smem_bytes`` bytes of shared memory or
+        ``tmem_columns`` tensor-memory columns, exactly one of them (X24,
+        checked when the kernel is built). Tasks address it with
+        :meth:`Task.buffer_address` / :meth:`Task.tmem_column`. Returns the
+        op."""
+        _check_name("buffer", name)
+        smem_bytes = _check_int("smem_bytes", smem_bytes, allow_none=True)
+        tmem_columns = _check_int("tmem_columns", tmem_columns, allow_none=True)
+        with self.context, _user_location_in(self.context):
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = tsd.BufferOp(name, smem_bytes=smem_bytes,
+                                  tmem_columns=tmem_columns)
+        self.buffers.append(name)
+        return op
+
+    def alias_group(self, name: str, phases: Sequence[Sequence[ResourceRef]],
+                    space: str = "smem"):
+        """Declare an alias group (``tspipe.alias_group``; TS's
+        ``add_alias_group``): ``phases``, in time order, each a list of
+        pipelines or buffers whose storage coexists; every phase starts at
+        the group's one offset in ``space`` (``"smem"`` or ``"tmem"``). The
+        verifier requires the IR to order every use of a phase before the
+        next phase's first write (X23) and checks the structure (X24).
+        Returns the op. Raises ValueError for another space."""
+        _check_name("alias group", name)
+        if space not in ("smem", "tmem"):
+            raise ValueError(f"alias group {name!r}: space must be 'smem' or "
+                             f"'tmem', got {space!r}")
+        if isinstance(phases, (str, bytes)) or not hasattr(phases, "__iter__"):
+            raise TypeError(f"alias group {name!r}: phases must be a list of "
+                            f"lists of resources, got {phases!r}")
+        names = []
+        for phase in phases:
+            if isinstance(phase, (str, Pipeline)) or \
+                    not hasattr(phase, "__iter__"):
+                raise TypeError(f"alias group {name!r}: each phase must be a "
+                                f"list of resources, got {phase!r}")
+            names.append([m.sym_name.value if hasattr(m, "sym_name")
+                          else self._resource_name(m) for m in phase])
+        with self.context, _user_location_in(self.context):
+            ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
+                  else ir.InsertionPoint(self._body))
+            with ip:
+                op = tsd.AliasGroupOp(name, names, tmem=space == "tmem")
+        return op
+
     def task(self, name: str, warp_idx: int, num_warps: int,
              produces: Sequence[ResourceRef] = (),
              consumes: Sequence[ResourceRef] = (),
@@ -404,6 +479,44 @@ class Kernel:
                             f"got {step!r}")
         with self.context, _user_location_in(self.context), \
                 ir.InsertionPoint(self.op), traceback_locations():
+            return step(*args, **kwargs)
+
+    def shared_variable(self, name: str, type, *, alignment: int = 16):
+        """Declare a static shared-memory variable ``name`` of ``type`` (an
+        ``ir.Type``, e.g. i32 for the word ``tcgen05.alloc`` writes a tensor
+        memory address to) in the kernel's ``gpu.module``: an internal
+        ``llvm.mlir.global`` in address space 3, ``alignment`` bytes
+        aligned. Work steps and :meth:`prologue` / :meth:`epilogue` take its
+        address with ``llvm.mlir_addressof(llvm.PointerType.get(3), name)``.
+        Raises ScheduleError (X9) for a name that is not a C identifier or
+        already declared."""
+        _check_name("shared variable", name)
+        declared = self.__dict__.setdefault("_shared_variables", set())
+        if name in declared:
+            raise ScheduleError(
+                f"[X9] kernel {self.name!r} already has a shared variable "
+                f"{name!r}; give each one its own name", "X9",
+                _caller_location())
+        declared.add(name)
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(self._func):
+            # The generated bindings register no builder for the linkage
+            # attribute, so it is spelled once here.
+            llvm.GlobalOp(type, name, ir.Attribute.parse("#llvm.linkage<internal>"),
+                          addr_space=3, alignment=alignment)
+
+    def epilogue(self, step: Callable[..., Any], *args, **kwargs) -> Any:
+        """Run ``step(*args, **kwargs)`` with the insertion point in the
+        ``gpu.func`` after the ``tspipe.kernel``, before its return: code
+        every thread runs once all its tasks are done (e.g. freeing tensor
+        memory); returns what ``step`` returns. Values of :meth:`prologue`
+        may be used here. Raises TypeError if ``step`` is not callable."""
+        if not callable(step):
+            raise TypeError(f"epilogue() takes a callable that builds ops, "
+                            f"got {step!r}")
+        ret = self._entry.operations[len(self._entry.operations) - 1]
+        with self.context, _user_location_in(self.context), \
+                ir.InsertionPoint(ret), traceback_locations():
             return step(*args, **kwargs)
 
     # -- output (tspipe.ts.verification) -----------------------------------

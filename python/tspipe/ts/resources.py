@@ -89,6 +89,38 @@ class MemoryResource(metaclass=_ResourceMeta):
         before)."""
         return self.__dict__.get("_tspipe_kernel")
 
+    def _buffer_of(self, alloc) -> str:
+        from ..diagnostics import ScheduleError, caller_location
+        from .brackets import _ACTIVE_TASKS
+
+        aliases = self.__dict__.get("_tspipe_aliases")
+        name = aliases.buffer_of(alloc) if aliases is not None else None
+        if name is None or not _ACTIVE_TASKS:
+            raise ScheduleError(
+                f"[X24] {alloc!r} of {self.name!r} is not a tspipe.buffer (an "
+                f"allocation of a resource without a pipeline, or one several "
+                f"pipelines list), or this is not a work step",
+                "X24", caller_location())
+        return name
+
+    def smem_address(self, alloc):
+        """In a work step: the ``!llvm.ptr<3>`` address of an
+        ``SmemAllocation`` that is a ``tspipe.buffer`` (an allocation of a
+        resource without a pipeline, or one several pipelines share).
+        Raises ScheduleError (X24) otherwise."""
+        from .brackets import _ACTIVE_TASKS
+
+        name = self._buffer_of(alloc)
+        return _ACTIVE_TASKS[-1].buffer_address(name)
+
+    def tmem_column(self, alloc):
+        """In a work step: the first TMEM column (``i32``) of a
+        ``TmemAllocation`` that is a ``tspipe.buffer``."""
+        from .brackets import _ACTIVE_TASKS
+
+        name = self._buffer_of(alloc)
+        return _ACTIVE_TASKS[-1].tmem_column(name)
+
     def producer_work(self, stage) -> None:
         """The default producer work step: builds nothing."""
 
@@ -115,15 +147,54 @@ class WorkAttr(enum.Flag):
 
 
 class TaskLocalVariable:
-    """TS's task-local variable declaration; accepted and ignored (a work
-    method's return value is routed by its DataFlowToken)."""
+    """TS's task-local variable: state a task keeps across the iterations of
+    its domain loop (an accumulator, a counter, tile coordinates).
 
-    def __init__(self, *args, **kwargs):
-        self.args, self.kwargs = args, kwargs
+    ``TaskLocalVariable(init)``: ``init`` is the initial value, built in the
+    task's head when the task is built: a Python ``int`` (an ``i32``
+    constant), a ``float`` (``f32``), or a callable taking no arguments that
+    builds ops with the dialect builders and returns one Value (e.g. a
+    ``nvgpu.warpgroup.mma.init.accumulator``). ``uninitialized()`` declares
+    one that a work call assigns before it is read.
+
+    In a ``@schedule`` function, pass the variable to a work call as an
+    argument (``smem.mma(acc=acc)``: the method receives its current Value)
+    and assign it a work call's result with ``acc.set(token)``. A variable
+    assigned inside the domain loop is carried by it (``tspipe.domain_loop
+    iter_args``, rule X26): each iteration starts with the value the last
+    one assigned and the task's tail reads the value after the last
+    iteration. Each task that uses a variable has its own copy. Assigning
+    inside ``first_iter`` / ``last_iter`` raises ScheduleError (X26): the
+    guard's value does not reach the next iteration; select the value in
+    the work method instead.
+    """
+
+    def __init__(self, init=None, *, name: Optional[str] = None):
+        if init is not None and not (callable(init) or isinstance(
+                init, (int, float))) or isinstance(init, bool):
+            raise TypeError(
+                f"TaskLocalVariable(init) takes an int, a float or a "
+                f"callable building the initial Value, got {init!r}")
+        self.init = init
+        self.name = name or "task_local"
 
     @classmethod
-    def uninitialized(cls) -> "TaskLocalVariable":
-        return cls()
+    def uninitialized(cls, name: Optional[str] = None) -> "TaskLocalVariable":
+        """A variable with no initial value: a work call must assign it
+        (``var.set(token)``) before anything reads it."""
+        return cls(None, name=name)
+
+    # Installed by tspipe.ts.schedule (which records schedules).
+    _record = None
+
+    def set(self, value) -> None:
+        """``var.set(token)`` in a ``@schedule`` function: from here on the
+        variable holds the Value(s) of the work call that returned
+        ``token``."""
+        type(self)._record(self, value)
+
+    def __repr__(self):
+        return f"TaskLocalVariable({self.name!r})"
 
 
 class PipelineGroup:

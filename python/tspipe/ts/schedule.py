@@ -34,6 +34,7 @@ from .resources import (
     GroupMember,
     MemoryResource,
     PipelineGroup,
+    TaskLocalVariable,
     consumer_work,
     producer_work,
 )
@@ -92,6 +93,34 @@ class DataFlowToken:
 
     def __repr__(self):
         return f"DataFlowToken({self.step.resource.name}.{self.step.method})"
+
+
+@dataclass(eq=False)
+class Assign:
+    """``var.set(token)`` at ``file:line``: the task-local variable ``var``
+    holds the Value(s) of the work call that returned ``token`` from here
+    on."""
+
+    var: Any
+    value: Any
+    file: str
+    line: int
+
+
+def record_assignment(var, value) -> None:
+    """Records ``var.set(value)`` in the schedule being recorded
+    (:class:`tspipe.ts.resources.TaskLocalVariable`). ScheduleError outside
+    a ``@schedule`` function (R22); TypeError when ``value`` is not a work
+    call's result."""
+    recorder = _Recorder.get(f"{var!r}.set()")
+    if not isinstance(value, DataFlowToken):
+        raise TypeError(f"{var!r}.set() takes the result of a work call, got "
+                        f"{value!r}")
+    file, line = _site()
+    recorder.stack[-1].append(Assign(var, value, file, line))
+
+
+TaskLocalVariable._record = staticmethod(record_assignment)
 
 
 @dataclass

@@ -21,10 +21,12 @@ import inspect
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..diagnostics import ScheduleError, at_site, caller_location
+from .aliasing import StorageAliases
 from .brackets import Stage
+from .dependency import check_graph
 from .kernel import Kernel
-from .resources import GroupMember, MemoryResource, PipelineGroup
-from .schedule import BRACKETS, Block, DataFlowToken, Step
+from .resources import GroupMember, MemoryResource, PipelineGroup, TaskLocalVariable
+from .schedule import BRACKETS, Assign, Block, DataFlowToken, Step
 from .task import Task
 from .work_queue import WorkQueue
 
@@ -34,10 +36,32 @@ __all__ = ["TaskManager", "LoopInfo"]
 class LoopInfo:
     """What a work method of a resource without a pipeline receives in
     place of a stage: ``loop_offset``, the domain loop's iteration Value
-    (None outside the loop)."""
+    (None outside the loop), and the addresses of the resource's storage
+    (:meth:`smem_address`, :meth:`tmem_column`)."""
 
-    def __init__(self, builder):
+    def __init__(self, builder, aliases: Optional[StorageAliases] = None):
         self.loop_offset = builder._iv
+        self._builder = builder
+        self._aliases = aliases
+
+    def _buffer(self, alloc) -> str:
+        name = self._aliases.buffer_of(alloc) if self._aliases else None
+        if name is None:
+            raise ScheduleError(
+                f"[X24] {alloc!r} is no allocation of a resource without a "
+                f"pipeline (get_smem_requirements / get_tmem_requirements), "
+                f"so it has no tspipe.buffer", "X24", caller_location())
+        return name
+
+    def smem_address(self, alloc):
+        """The ``!llvm.ptr<3>`` address of an ``SmemAllocation`` of the
+        resource (its ``tspipe.buffer``)."""
+        return self._builder.buffer_address(self._buffer(alloc))
+
+    def tmem_column(self, alloc):
+        """The first tensor-memory column (``i32``) of a
+        ``TmemAllocation`` of the resource."""
+        return self._builder.tmem_column(self._buffer(alloc))
 
 
 class TaskManager:
@@ -85,17 +109,32 @@ class TaskManager:
             num_warps = max((t.warp_idx + t.num_warps for t in tasks), default=1)
         self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch)
         self._values: Dict[int, Any] = {}
+        # Buffers of resources without a pipeline, allocations several
+        # pipelines share, and the allocators' alias groups
+        # (tspipe.ts.aliasing; X23 orders the reuse).
+        self.aliases = StorageAliases(
+            smem_allocator, tmem_allocator, resources,
+            {id(r) for r in resources
+             if isinstance(r, MemoryResource) and r.pipeline_config is not None})
         for res in resources:
             if not isinstance(res, MemoryResource):
                 raise TypeError(f"resources must be tspipe.ts.resources."
                                 f"MemoryResource objects, got {res!r}")
             res.__dict__["_tspipe_kernel"] = self.kernel
+            res.__dict__["_tspipe_aliases"] = self.aliases
             # A resource without a pipeline (a global-memory source or sink)
             # only has work methods; it is no tspipe.pipeline.
             if res.pipeline_config is not None:
+                # The data buffer: smem_bytes, or the sum of the resource's
+                # allocations (TS's get_smem_requirements).
+                smem = res.smem_bytes
+                if smem is None:
+                    smem = self.aliases.pipeline_storage(res, False)
+                tmem = res.tmem_columns
+                if tmem is None:
+                    tmem = self.aliases.pipeline_storage(res, True)
                 self.kernel.pipeline(_pipeline_name(res), res.pipeline_config,
-                                     smem_bytes=res.smem_bytes,
-                                     tmem_columns=res.tmem_columns)
+                                     smem_bytes=smem, tmem_columns=tmem)
         for res in resources:
             if isinstance(res, WorkQueue):
                 self._declare_queue(res)
@@ -110,6 +149,12 @@ class TaskManager:
             self.kernel.pipeline_group(group.name, group.mode.name,
                                        [m.name for m in group.members],
                                        group.pipeline_config)
+        self.aliases.declare(self.kernel)
+        # An edge the graph states must be backed by a task (R29); the
+        # rest of the graph is derived from the tasks.
+        if not skip_validation:
+            check_graph(self.tasks, resource_dependency_graph,
+                        rules=("R29",))
         for index, task in enumerate(tasks):
             self._build_task(task, task.name or f"task{index}")
         if not skip_validation:
@@ -126,13 +171,17 @@ class TaskManager:
                       if r.pipeline_config is not None],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
+        # Task-local variables: each task has its own current Values.
+        self._locals: Dict[int, Any] = {}
+        self._builder = builder
         self._replay(task, builder, task.schedule.body, {})
 
     def _replay(self, task: Task, builder, body: List[Any],
-                stages: Dict[Any, Stage]):
+                stages: Dict[Any, Stage], guard: Optional[str] = None):
         for node in body:
             if isinstance(node, Block):
                 inner = dict(stages)
+                carried: List[TaskLocalVariable] = []
                 with at_site(node.file, node.line):
                     if node.kind == "work_tile_loop":
                         scope = builder.work_tile_loop(node.queue.name,
@@ -141,18 +190,38 @@ class TaskManager:
                         scope = builder.skippable()
                     elif node.kind == "domain_loop":
                         bounds = [self._bound(b, builder) for b in node.bounds]
-                        scope = builder.domain_loop(*bounds)
+                        carried = _assigned_in(node.body)
+                        inits = [self._local_value(v) for v in carried]
+                        scope = builder.domain_loop(*bounds, iter_args=inits)
                     elif node.kind == "first_iter":
                         scope = builder.first_iter()
                     else:
                         scope = builder.last_iter()
-                    coords = scope.__enter__()
+                    entered = scope.__enter__()
                     if node.kind == "work_tile_loop":
-                        builder.__dict__["_tile_coords"] = coords
+                        builder.__dict__["_tile_coords"] = entered
+                if carried:
+                    for var, arg in zip(carried, entered[1]):
+                        self._locals[id(var)] = arg
                 try:
-                    self._replay(task, builder, node.body, inner)
+                    self._replay(task, builder, node.body, inner,
+                                 guard if node.kind in ("domain_loop",
+                                                        "work_tile_loop",
+                                                        "skippable")
+                                 else node.kind)
+                    if carried:
+                        with at_site(node.file, node.line):
+                            builder.loop_yield(
+                                *[self._locals[id(v)] for v in carried])
                 finally:
                     scope.__exit__(None, None, None)
+                for var, result in zip(carried, scope.results if carried
+                                       else ()):
+                    self._locals[id(var)] = result
+                continue
+            if isinstance(node, Assign):
+                with at_site(node.file, node.line):
+                    self._assign(node, guard)
                 continue
             with at_site(node.file, node.line):
                 self._step(task, builder, node, stages)
@@ -199,6 +268,53 @@ class TaskManager:
         result = getattr(builder, method)(res.pipeline_name)
         if method in ("acquire", "wait"):
             stages[(res, BRACKETS[method])] = result
+    def _assign(self, node: Assign, guard: Optional[str]) -> None:
+        """``var.set(token)`` replayed: the variable's current Value becomes
+        the work call's. ScheduleError (X26) inside a loop guard or for a
+        work call that returned no single Value."""
+        if guard is not None:
+            raise ScheduleError(
+                f"[X26] {node.var!r}.set() inside {guard}(): a value assigned "
+                f"in a loop guard does not reach the next iteration; assign "
+                f"it in the domain loop's body and select the value in the "
+                f"work method", "X26", caller_location())
+        value = self._routed(node.value)
+        from .. import ir
+        if not isinstance(value, ir.Value):
+            raise ScheduleError(
+                f"[X26] {node.var!r}.set() takes a work call that returns one "
+                f"Value, got {value!r}", "X26", caller_location())
+        self._locals[id(node.var)] = value
+
+    def _local_value(self, var: TaskLocalVariable):
+        """The current Value of ``var`` in the task being built; its initial
+        value is built at the first read. ScheduleError (X26) for an
+        uninitialized variable read before it is assigned."""
+        if id(var) in self._locals:
+            return self._locals[id(var)]
+        init = var.init
+        if init is None:
+            raise ScheduleError(
+                f"[X26] {var!r} is read before a work call assigns it; give "
+                f"it an initial value (TaskLocalVariable(init)) or set() it "
+                f"first", "X26", caller_location())
+        from .. import ir
+        from ..dialects import arith
+
+        def build():
+            if isinstance(init, int):
+                return arith.constant(ir.IntegerType.get_signless(32), init)
+            if isinstance(init, float):
+                return arith.constant(ir.F32Type.get(), init)
+            return init()
+
+        value = self._builder.work(build)
+        if not isinstance(value, ir.Value):
+            raise ScheduleError(
+                f"[X26] the initial value of {var!r} must be one Value, got "
+                f"{value!r}", "X26", caller_location())
+        self._locals[id(var)] = value
+        return value
 
     def _step(self, task: Task, builder, step: Step, stages: Dict[Any, Stage]):
         res, method = step.resource, step.method
@@ -232,7 +348,7 @@ class TaskManager:
                     "consumer_work": "consumer"}.get(method)
         if role is None:
             role = "producer" if res in task.dst_resources else "consumer"
-        stage = LoopInfo(builder)
+        stage = LoopInfo(builder, self.aliases)
         if res.pipeline_config is not None:
             stage = stages.get((res, role))
             if stage is None or stage._scope not in builder._stack:
@@ -244,6 +360,8 @@ class TaskManager:
     def _routed(self, value):
         """A recorded DataFlowToken becomes the Value(s) its work method
         returned."""
+        if isinstance(value, TaskLocalVariable):
+            return self._local_value(value)
         if isinstance(value, DataFlowToken):
             if id(value) not in self._values:
                 raise ScheduleError(
@@ -289,12 +407,27 @@ def _members(resources) -> List[Any]:
     return out
 
 
+def _assigned_in(body) -> List[TaskLocalVariable]:
+    """The task-local variables a recorded block assigns (in its guards
+    too), in the order of their first assignment."""
+    found: List[TaskLocalVariable] = []
+    for node in body:
+        inner = (_assigned_in(node.body) if isinstance(node, Block) else
+                 [node.var] if isinstance(node, Assign) else [])
+        for var in inner:
+            if all(var is not f for f in found):
+                found.append(var)
+    return found
+
+
 def _groups_of(body) -> List[PipelineGroup]:
     """The pipeline groups a recorded schedule names."""
     groups: List[PipelineGroup] = []
     for node in body:
         if isinstance(node, Block):
             found = _groups_of(node.body)
+        elif isinstance(node, Assign):
+            found = []
         else:
             res = node.resource
             found = ([res] if isinstance(res, PipelineGroup) else

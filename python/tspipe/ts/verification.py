@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional
 
-from .. import ir
+from .. import ir, passmanager
 from ..compile import attach_target, check_options, lower_to_nvvm, serialize
 from ..diagnostics import ScheduleError, diagnostics_of, error_from_mlir
 from ..progress import check_progress as _check_progress
@@ -53,11 +53,26 @@ def _every_failure(kernel, first_error):
     return type(error)(error.message, error.rule, error.location, unique)
 
 
+def _check_allocation(kernel) -> None:
+    """R43 (shared memory capacity): ``tspipe-allocate-smem`` on a copy of
+    the verified module, so that ``build()`` / ``verify()`` report a kernel
+    whose pipelines do not fit the target chip's shared memory, as
+    ``to_ptx`` does. Raises ScheduleError."""
+    with kernel.context, ir.Location.unknown():
+        copy = kernel.module.operation.clone()
+        try:
+            passmanager.PassManager.parse(
+                "builtin.module(tspipe-allocate-smem)").run(copy)
+        except ir.MLIRError as err:
+            raise error_from_mlir(err, untagged=ScheduleError) from None
+
+
 def verify_kernel(kernel, arch: str, *, check_progress: bool = True,
                   features: Optional[str] = None,
                   opt_level: Optional[int] = None) -> None:
     """Attaches the target and runs the C++ verifiers (and, with
     ``check_progress``, the progress checker) on the kernel's module.
+    Also checks shared memory capacity (R43, :func:`_check_allocation`).
     Raises ScheduleError / PipelineConfigError / ArchError (ValueError)
     listing every diagnostic."""
     attach_kernel_target(kernel, arch, features, opt_level)
@@ -66,6 +81,7 @@ def verify_kernel(kernel, arch: str, *, check_progress: bool = True,
             kernel.module.operation.verify()
         except ir.MLIRError as err:
             raise _every_failure(kernel, err) from None
+    _check_allocation(kernel)
     if check_progress:
         _check_progress(kernel.module.operation.get_asm(
             enable_debug_info=True)).raise_on_failure()

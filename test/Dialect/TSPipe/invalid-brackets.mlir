@@ -531,3 +531,62 @@ func.func @every_failure_reported(%n: index) {
   }
   return
 }
+
+// -----
+
+// tspipe issue 17, item 9: a bracket nested in scf.for is rejected when the
+// kernel is verified (X15), not only by tspipe-verify-lowering: its cursor
+// moves once per inner trip, which neither the lowering nor the checker
+// follows.
+func.func @X15_bracket_in_scf_for(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(512)
+    tspipe.task @p warps(0, 1) produces [@ring] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        scf.for %j = %c0 to %c2 step %c1 {
+          // expected-error @+1 {{[X15] must be a direct child of the task, its domain loop or a loop guard (pipeline cursors cannot be carried through 'scf.for')}}
+          %s = tspipe.producer_acquire @ring
+          // expected-error @+1 {{[X15] must be a direct child of the task, its domain loop or a loop guard (pipeline cursors cannot be carried through 'scf.for')}}
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    tspipe.task @c warps(1, 1) consumes [@ring] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ring
+        tspipe.consumer_release @ring
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// The same in an scf.if that is not a tspipe guard.
+func.func @X15_bracket_in_scf_if(%n: index, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(512)
+    tspipe.task @p warps(0, 1) produces [@ring] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @ring
+        scf.if %flag {
+          // expected-error @+1 {{[X15] must be a direct child of the task, its domain loop or a loop guard (pipeline cursors cannot be carried through 'scf.if')}}
+          tspipe.producer_commit @ring
+        }
+      }
+    }
+    tspipe.task @c warps(1, 1) consumes [@ring] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ring
+        tspipe.consumer_release @ring
+      }
+    }
+  }
+  return
+}

@@ -303,6 +303,7 @@ func.func @X5_multicast_cta_local(%n: index, %src: !llvm.ptr<1>) {
         %d7 = llvm.addrspacecast %dst : !llvm.ptr<3> to !llvm.ptr<7>
         %e = nvvm.elect.sync -> i1
         scf.if %e {
+          // expected-remark @+2 {{[X6] bytes of this stage of '@p' not counted against 1024 (num_bytes): it multicasts: each destination CTA's barrier receives its bytes}}
           // expected-error @+1 {{[X5] multicasts into the stages of '@p', but its cta_layout_vmnk is one CTA}}
           nvvm.cp.async.bulk.shared.cluster.global %d7, %src, %full, %b1024 multicast_mask = %mask : !llvm.ptr<7>, !llvm.ptr<1>
         }

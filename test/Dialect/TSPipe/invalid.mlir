@@ -901,7 +901,7 @@ gpu.module @R57_layout_cluster_mismatch {
 gpu.module @kernel_body_foreign_op {
   gpu.func @kernel_body_foreign_op() kernel {
     tspipe.kernel warps(1) {
-      // expected-error @+1 {{'arith.constant' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, tspipe.pipeline_group, tspipe.named_barrier and tspipe.task may appear there}}
+      // expected-error @+1 {{'arith.constant' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, tspipe.pipeline_group, tspipe.named_barrier, tspipe.buffer, tspipe.alias_group and tspipe.task may appear there}}
       %c0 = arith.constant 0 : index
     }
     gpu.return
@@ -914,7 +914,7 @@ gpu.module @kernel_body_foreign_op {
 gpu.module @kernel_body_nested_kernel {
   gpu.func @kernel_body_nested_kernel() kernel {
     tspipe.kernel warps(2) {
-      // expected-error @+1 {{'tspipe.kernel' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, tspipe.pipeline_group, tspipe.named_barrier and tspipe.task may appear there}}
+      // expected-error @+1 {{'tspipe.kernel' op [X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, tspipe.pipeline_group, tspipe.named_barrier, tspipe.buffer, tspipe.alias_group and tspipe.task may appear there}}
       tspipe.kernel warps(1) {
       }
     }

@@ -10,6 +10,8 @@
 #include "TripCount.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
+#include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
@@ -302,6 +304,31 @@ int ExprTable::leafNode(Value v, unsigned width) {
   return it->second;
 }
 
+/// The initial value of `v` when `v` is a value a tspipe.domain_loop carries
+/// (a block argument after the iteration, or a result) and its yield hands
+/// the block argument back unchanged; null otherwise. A carried value that
+/// changes stays a leaf: the checker reads it as one unknown size.
+static Value invariantCarriedInit(Value v) {
+  DomainLoopOp loop;
+  unsigned pos = 0;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    loop = dyn_cast_or_null<DomainLoopOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return {};
+    pos = arg.getArgNumber() - 1;
+  } else if ((loop = v.getDefiningOp<DomainLoopOp>())) {
+    pos = cast<OpResult>(v).getResultNumber();
+  } else {
+    return {};
+  }
+  YieldOp yield = loop.getYield();
+  if (!yield || pos >= yield.getValues().size() ||
+      pos >= loop.getInitArgs().size() ||
+      yield.getValues()[pos] != loop.getRegionIterArgs()[pos])
+    return {};
+  return loop.getInitArgs()[pos];
+}
+
 int ExprTable::build(Value v) {
   auto cached = valueNodes.find(v.getAsOpaquePointer());
   if (cached != valueNodes.end())
@@ -317,6 +344,10 @@ int ExprTable::build(Value v) {
     n.value = c.sextOrTrunc(width);
     return result(intern(std::move(n)));
   }
+  // A value a domain loop carries unchanged (its yield forwards the block
+  // argument) equals its initial value, in the body and after the loop.
+  if (Value init = invariantCarriedInit(v))
+    return result(build(init));
   Operation *def = v.getDefiningOp();
   if (!def || !v.getType().isIntOrIndex())
     return result(leafNode(v, width));

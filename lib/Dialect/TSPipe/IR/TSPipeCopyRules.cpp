@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TSPipeNVGPUCopies.h"
 #include "TSPipeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,8 +44,13 @@ struct StageBarrier {
 };
 
 std::optional<StageBarrier> barrierOf(Value v) {
+  v = rules::throughNVGPUBridge(v);
   while (auto cast = v.getDefiningOp<LLVM::AddrSpaceCastOp>())
     v = cast.getArg();
+  // The pair leader's full barrier: the peer-bit idiom on a stage barrier
+  // (TSPipeRoutingRules.cpp) names the same stage's barrier in the leader.
+  if (Value inner = peerBitCleared(v))
+    v = inner;
   Operation *def = v.getDefiningOp();
   if (!isa_and_nonnull<FullBarrierOp, EmptyBarrierOp>(def))
     return std::nullopt;
@@ -52,7 +58,7 @@ std::optional<StageBarrier> barrierOf(Value v) {
   PipelineOp pipe = stagePipeline(def->getOperand(0), producer);
   if (!pipe)
     return std::nullopt;
-  return StageBarrier{pipe, def, isa<FullBarrierOp>(def)};
+  return StageBarrier{pipe, def, !isa<EmptyBarrierOp>(def)};
 }
 
 /// A bulk copy completing on an mbarrier: its barrier, its byte count when
@@ -79,6 +85,9 @@ std::optional<BulkCopy> asBulkCopy(Operation *op) {
   if (auto c = dyn_cast<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op))
     return BulkCopy{op, c.getMbar(), std::nullopt,
                     static_cast<bool>(c.getMulticastMask())};
+  // nvgpu's tensor copy: its box (the tensor-map type's tile) is known.
+  if (std::optional<rules::NVGPUTmaCopy> c = rules::asNVGPUTmaCopy(op))
+    return BulkCopy{op, c->barriers, c->boxBytes, c->multicast};
   return std::nullopt;
 }
 
@@ -330,12 +339,25 @@ bool checkStageBytes(ProducerAcquireOp acquire) {
   int64_t expected = perWarp ? *perWarp : cfg.getNumBytes();
   StringRef field = perWarp ? " (num_bytes_per_warp_per_cta)" : " (num_bytes)";
   rules::StageCopies stage = rules::getStageCopies(acquire);
+  // With a CTA pair the leader arms num_bytes for both CTAs' copies, and
+  // each CTA's bracket delivers its half (TmaUmma, R56).
+  if (stage.leader && !perWarp && cfg.getV() == 2) {
+    expected = cfg.getNumBytes() / 2;
+    field = " (num_bytes / 2: the pair leader's barrier counts both CTAs)";
+  }
   const DenseMap<Operation *, int64_t> &ours = stage.copies;
   bool counted = stage.counted;
   bool ok = true;
   Operation *task = acquire->getParentOfType<TaskOp>();
   for (auto &entry : ours)
     ok &= checkElected(entry.first, task);
+  // Say where the count stops (tspipe issue 17, item 5): a remark at the
+  // copy the walk cannot count.
+  if (!counted && stage.uncounted && ok)
+    mlir::emitRemark(stage.uncounted->getLoc())
+        << "[X6] bytes of this stage of '@" << pipe.getSymName()
+        << "' not counted against " << expected << field << ": "
+        << stage.why;
   if (!counted || !ok)
     return ok;
   if (ours.empty()) {
@@ -425,22 +447,54 @@ bool checkMulticast(Operation *op) {
 rules::StageCopies rules::getStageCopies(ProducerAcquireOp acquire) {
   StageCopies out;
   SmallVector<Value> worklist;
-  for (Operation *user : acquire.getStage().getUsers())
+  for (Operation *user : acquire.getStage().getUsers()) {
     if (isa<FullBarrierOp>(user))
       worklist.push_back(user->getResult(0));
+    out.leader |= isPairLeaderBarrier(user);
+  }
   out.shown = !worklist.empty();
+  llvm::SmallPtrSet<Operation *, 8> followed;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<LLVM::AddrSpaceCastOp>(user)) {
-        worklist.push_back(user->getResult(0));
+      if (isa<LLVM::AddrSpaceCastOp>(user) ||
+          (rules::isNVGPUBridgeStep(user) && user->getNumResults() == 1)) {
+        // The nvgpu bridge puts the barrier in a descriptor (two inserts of
+        // the same pointer): follow each step once.
+        if (followed.insert(user).second)
+          worklist.push_back(user->getResult(0));
         continue;
+      }
+      // The peer-bit idiom: ptrtoint, and with ~(1 << 24), inttoptr.
+      if (auto toInt = dyn_cast<LLVM::PtrToIntOp>(user)) {
+        bool idiom = false;
+        for (Operation *mask : toInt->getUsers())
+          for (Operation *toPtr : mask->getUsers())
+            if (isa<LLVM::IntToPtrOp>(toPtr) &&
+                peerBitCleared(toPtr->getResult(0)) == v) {
+              worklist.push_back(toPtr->getResult(0));
+              out.leader = idiom = true;
+            }
+        if (idiom)
+          continue;
       }
       std::optional<BulkCopy> copy = asBulkCopy(user);
       // Any other use may complete bytes the walk cannot count.
-      if (!copy || copy->mbar != v || !copy->bytes || copy->multicast)
+      if (!copy || copy->mbar != v || !copy->bytes || copy->multicast) {
+        if (out.counted) {
+          out.uncounted = user;
+          out.why = !copy || copy->mbar != v
+                        ? "it is not a bulk copy completing on the barrier"
+                    : copy->multicast
+                        ? "it multicasts: each destination CTA's barrier "
+                          "receives its bytes"
+                    : isa<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(user)
+                        ? "it is a tensor copy, whose bytes are the box of "
+                          "its tensor map"
+                        : "its size is not a constant";
+        }
         out.counted = false;
-      else
+      } else
         out.copies[user] = *copy->bytes;
     }
   }
@@ -480,4 +534,44 @@ LogicalResult rules::verifyBothSidesUsed(PipelineOp pipe,
          << (produced ? "consumer_wait/consumer_release"
                       : "producer_acquire/producer_commit")
          << " brackets";
+}
+
+LogicalResult rules::verifyBytesArmed(PipelineOp pipe, ArrayRef<TaskUse> uses) {
+  PipelineConfigAttr config = pipe.getConfig();
+  PipelineType type = config.getPipelineType();
+  if (getPipelineTypeFacts(type).producer.arrival != PipeArrival::ExpectTx ||
+      config.getNumBytes() != 0 || config.getNumBytesPerWarpPerCta())
+    return success();
+  // A TMA stage armed for 0 bytes whose bracket issues copies on its full
+  // barrier: the phase completes on the arrive alone, before the copies
+  // land. (A bracket that shows no copy stands for work the IR does not
+  // show, as in kernels written against the IR alone.)
+  for (const TaskUse &use : uses) {
+    if (!use.acquires)
+      continue;
+    Operation *copy = nullptr;
+    use.task.walk([&](ProducerAcquireOp acquire) {
+      if (copy || acquire.getPipelineOp() != pipe)
+        return;
+      StageCopies stage = getStageCopies(acquire);
+      if (!stage.copies.empty())
+        copy = stage.copies.begin()->first;
+      else if (stage.uncounted && asBulkCopy(stage.uncounted))
+        copy = stage.uncounted;
+    });
+    if (!copy)
+      continue;
+    InFlightDiagnostic d = pipe.emitOpError();
+    d << "[X6] '@" << pipe.getSymName() << "' is a "
+      << stringifyPipelineType(type)
+      << " pipeline with num_bytes = 0 whose stages task '@"
+      << use.task.getSymName()
+      << "' fills with TMA copies: its full barrier is armed for 0 "
+         "transaction bytes, so a phase completes on the producer's arrive "
+         "alone, before the copies land, and the consumers read the stage "
+         "early; set num_bytes to the bytes the copies of one stage deliver";
+    d.attachNote(copy->getLoc()) << "a copy completing on the stage";
+    return failure();
+  }
+  return success();
 }

@@ -223,13 +223,20 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyLaneRules(kernel, uses));
   ok &= succeeded(verifySignalingRules(kernel, uses));
   ok &= succeeded(verifyCopyRules(kernel));
-  for (auto pipe : kernel.getBody().getOps<PipelineOp>())
+  for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
     ok &= succeeded(verifyBothSidesUsed(pipe, uses.of(pipe.getSymName())));
+    ok &= succeeded(verifyBytesArmed(pipe, uses.of(pipe.getSymName())));
+  }
   ok &= succeeded(verifyGroupRules(kernel));
   ok &= succeeded(verifyForkArmRules(kernel));
   ok &= succeeded(verifyBarrierRules(kernel));
   ok &= succeeded(verifyWorkOpAttrs(kernel));
   ok &= succeeded(verifyStageLifetimeRules(kernel));
   ok &= succeeded(verifyWorkQueueRules(kernel));
+  ok &= succeeded(verifyDependencyRules(kernel));
+  ok &= succeeded(verifyAliasRules(kernel));
+  ok &= succeeded(verifyPlacementRules(kernel));
+  ok &= succeeded(verifyRoutingRules(kernel));
+  ok &= succeeded(verifyUniformityRules(kernel, uses));
   return success(ok);
 }

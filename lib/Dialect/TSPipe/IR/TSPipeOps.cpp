@@ -168,6 +168,8 @@ LogicalResult KernelOp::verifyRegions() {
       continue; // rule X13: verifyBarrierRules
     if (isa<WorkQueueOp>(op))
       continue; // rules R19-R22, R35: verifyWorkQueueRules
+    if (isa<BufferOp, AliasGroupOp>(op))
+      continue; // rules X23, X24: verifyAliasRules
     if (auto task = dyn_cast<TaskOp>(op)) {
       // Written so that warp_idx + num_warps cannot overflow.
       uint64_t first = task.getWarpIdx(), count = task.getNumWarps();
@@ -212,8 +214,8 @@ LogicalResult KernelOp::verifyRegions() {
     ok = false;
     op.emitOpError()
         << "[X9] is not allowed in a tspipe.kernel body; only tspipe.pipeline, "
-           "tspipe.pipeline_group, tspipe.named_barrier and tspipe.task may "
-           "appear there";
+           "tspipe.pipeline_group, tspipe.named_barrier, tspipe.buffer, "
+           "tspipe.alias_group and tspipe.task may appear there";
   }
   // The rules over pipelines and tasks assume a well-formed body.
   if (!ok)
@@ -423,11 +425,11 @@ LogicalResult TaskOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ParseResult DomainLoopOp::parse(OpAsmParser &parser, OperationState &result) {
-  OpAsmParser::Argument iv;
+  SmallVector<OpAsmParser::Argument> args(1);
   OpAsmParser::UnresolvedOperand lb, ub, step;
   Type index = parser.getBuilder().getIndexType();
-  iv.type = index;
-  if (parser.parseArgument(iv) || parser.parseEqual() ||
+  args[0].type = index;
+  if (parser.parseArgument(args[0]) || parser.parseEqual() ||
       parser.parseOperand(lb) || parser.parseKeyword("to") ||
       parser.parseOperand(ub) || parser.parseKeyword("step") ||
       parser.parseOperand(step) ||
@@ -435,8 +437,25 @@ ParseResult DomainLoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperand(ub, index, result.operands) ||
       parser.resolveOperand(step, index, result.operands))
     return failure();
+  // Optional carried state: iter_args(%a = %init, ...) -> (types).
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseAssignmentList(args, inits) ||
+        parser.parseArrowTypeList(result.types))
+      return failure();
+    if (result.types.size() != inits.size())
+      return parser.emitError(loc)
+             << "[X26] iter_args lists " << inits.size()
+             << " values but the type list after '->' has "
+             << result.types.size() << "; give one type per carried value";
+    for (auto [arg, type] : llvm::zip(llvm::drop_begin(args), result.types))
+      arg.type = type;
+    if (parser.resolveOperands(inits, result.types, loc, result.operands))
+      return failure();
+  }
   Region *body = result.addRegion();
-  if (parser.parseRegion(*body, {iv}))
+  if (parser.parseRegion(*body, args))
     return failure();
   if (body->empty())
     body->emplaceBlock();
@@ -446,16 +465,36 @@ ParseResult DomainLoopOp::parse(OpAsmParser &parser, OperationState &result) {
 void DomainLoopOp::print(OpAsmPrinter &p) {
   p << " " << getInductionVar() << " = " << getLowerBound() << " to "
     << getUpperBound() << " step " << getStep() << " ";
+  if (!getInitArgs().empty()) {
+    p << "iter_args(";
+    llvm::interleaveComma(llvm::zip(getRegionIterArgs(), getInitArgs()), p,
+                          [&](auto pair) {
+                            p << std::get<0>(pair) << " = "
+                              << std::get<1>(pair);
+                          });
+    p << ") -> (" << getResultTypes() << ") ";
+  }
+  // The yield is printed whenever the loop carries values (it is optional
+  // only for a loop that carries none).
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
+                /*printBlockTerminators=*/true);
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+}
+
+YieldOp DomainLoopOp::getYield() {
+  Block &body = getBody().front();
+  if (body.empty())
+    return {};
+  return dyn_cast<YieldOp>(body.back());
 }
 
 LogicalResult DomainLoopOp::verify() {
   Block &body = getBody().front();
-  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+  if (body.getNumArguments() < 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError(
         "[X9] body must have one index argument (the iteration)");
+  if (failed(rules::verifyCarriedState(*this)))
+    return failure();
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) && step.isZero())
     return emitOpError("[R17] step must be non-zero; a zero step never "

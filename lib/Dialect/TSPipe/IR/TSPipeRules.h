@@ -84,10 +84,20 @@ struct StageCopies {
   bool counted = true;
   /// The countable copies and their bytes.
   llvm::DenseMap<Operation *, int64_t> copies;
+  /// Some copies complete on the pair leader's full barrier
+  /// ({pair_leader} or the peer-bit idiom): with V = 2 the
+  /// leader's barrier receives both CTAs' copies.
+  bool leader = false;
+  /// The first use that the count cannot see, and why (for the remark).
+  Operation *uncounted = nullptr;
+  const char *why = nullptr;
 };
 StageCopies getStageCopies(ProducerAcquireOp acquire);
 /// X6 (B20): a pipeline used on one side has a task on the other side.
 LogicalResult verifyBothSidesUsed(PipelineOp pipe, ArrayRef<TaskUse> uses);
+/// X6: a TMA pipeline that a task fills arms its full barrier for more than
+/// 0 bytes (a 0-byte phase completes before the copies land).
+LogicalResult verifyBytesArmed(PipelineOp pipe, ArrayRef<TaskUse> uses);
 /// NVVM targets of the enclosing gpu.module (X7).
 LogicalResult verifyTargetRules(KernelOp kernel);
 /// Pipeline groups: members and derived config (R67), explicit group config
@@ -105,10 +115,50 @@ LogicalResult verifyStageLifetimeRules(KernelOp kernel);
 /// Work queues and persistent tasks across the kernel (R19, R22, R35;
 /// TSPipeWorkQueueRules.cpp).
 LogicalResult verifyWorkQueueRules(KernelOp kernel);
+/// Rules over the dependency graph derived from the IR: every pipeline a
+/// task lists is used on that side (R31), a release of a stage comes after
+/// the MMA or copy that reads it (R36), a consumer that writes its stage in
+/// place is synchronous (R65; TSPipeDependencyRules.cpp).
+LogicalResult verifyDependencyRules(KernelOp kernel);
+/// True when `task` consumes `upstream` and produces a pipeline of a type
+/// TS's DMA ordering covers (tma_async, tma_umma, umma_async, umma_umma,
+/// clc_fetch_async): the derived edge R36 checks; `downstream` names it.
+bool hasDmaEdge(TaskOp task, StringRef upstream, StringRef *downstream);
+/// Alias groups: a resource in at most one group per space (X24), and the
+/// order that makes each group's reuse race-free (X23;
+/// TSPipeAliasRules.cpp).
+LogicalResult verifyAliasRules(KernelOp kernel);
+/// The unit attribute that makes a tspipe.full_barrier name the CTA pair
+/// leader's full barrier (`tspipe.full_barrier %s {pair_leader}`; X5,
+/// TSPipeRoutingRules.cpp): the stage's full barrier address with the peer
+/// bit cleared, which the cta_group::2 copies of both CTAs complete on.
+constexpr llvm::StringLiteral kPairLeaderAttr = "pair_leader";
+/// True for `tspipe.full_barrier %s {pair_leader}`.
+inline bool isPairLeaderBarrier(Operation *op) {
+  return isa_and_nonnull<FullBarrierOp>(op) && op->hasAttr(kPairLeaderAttr);
+}
+/// The address `v` clears the peer bit of (the idiom inttoptr(ptrtoint(x) &
+/// ~(1 << 24)), through address-space casts), or null: the pair leader's
+/// barrier when x is a stage's full barrier (TSPipeRoutingRules.cpp).
+Value peerBitCleared(Value v);
+/// 2-CTA routing: copies complete on the pair leader's full barrier, no
+/// opaque barrier arithmetic, leader-side tcgen05 work on the leader only
+/// (X5; TSPipeRoutingRules.cpp).
+LogicalResult verifyRoutingRules(KernelOp kernel);
+/// Every tspipe op of a task is a direct child of the task, its domain loop
+/// or a loop guard (X15; TSPipePlacementRules.cpp).
+LogicalResult verifyPlacementRules(KernelOp kernel);
+/// Values that differ between the CTAs of a cluster do not decide the trip
+/// count, the brackets or the multicast copies of a pipeline spanning CTAs
+/// (X29; TSPipeUniformityRules.cpp).
+LogicalResult verifyUniformityRules(KernelOp kernel, const KernelUses &uses);
 /// One group-level bracket makes every member's arrivals (X16), for a group
 /// whose members passed R67.
 LogicalResult verifyGroupArrivals(PipelineGroupOp group,
                                   ArrayRef<PipelineOp> members);
+/// The values a domain loop carries: iter_args, block arguments, yield and
+/// results agree (X26; TSPipeLoopState.cpp).
+LogicalResult verifyCarriedState(DomainLoopOp loop);
 
 } // namespace mlir::tspipe::rules
 

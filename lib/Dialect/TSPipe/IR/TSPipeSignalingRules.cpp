@@ -261,6 +261,18 @@ static LogicalResult verifyTmaAsyncConsumer(PipelineOp pipe,
   }
   if (count == w * lanesPerWarp)
     return success();
+  // On a cluster the all-thread release is X4's error: propose the lane
+  // release only.
+  if (cfg.getClusterSize() > 1)
+    return pipe.emitOpError()
+           << "[R54] consumer_group gives " << count
+           << " arrivals per stage, but the consumer tasks " << taskList(tasks)
+           << " release with " << w * lanesPerWarp << " arrivals ("
+           << lanesPerWarp
+           << " per warp, lane release; the all-thread release cannot reach "
+              "the other CTAs of the cluster, X4); set consumer_group = "
+              "<thread, "
+           << w * lanesPerWarp << ">";
   return pipe.emitOpError()
          << "[R54] consumer_group gives " << count
          << " arrivals per stage, but the consumer tasks " << taskList(tasks)

@@ -8,8 +8,14 @@
 // from a tspipe.stage_buffer (through llvm.getelementptr, casts,
 // ptrtoint / inttoptr, integer arithmetic, region results) must lie before
 // the release (consumer) or commit (producer) that closes the bracket in
-// the accessor's block. Values loaded through the pointer are not derived
-// from it and may be used later.
+// the bracket's block (or inside a later op of that block, a loop guard).
+// The derivation is followed through memref views and casts
+// (memref.subview / view / reinterpret_cast / cast: any view-like or cast
+// op, unrealized casts, LLVM struct insert/extract of a memref descriptor)
+// and through a local slot: a derived pointer stored to an llvm.alloca (or
+// memref.alloca) is followed to the loads of that slot. A derived pointer
+// stored anywhere else escapes the check and is rejected. Values loaded
+// through the pointer are not derived from it and may be used later.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +23,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tspipe;
@@ -30,8 +39,63 @@ bool derivesAddress(Operation *op) {
   return isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp,
              LLVM::PtrToIntOp, LLVM::IntToPtrOp, LLVM::ZExtOp, LLVM::SExtOp,
              LLVM::TruncOp, LLVM::AddOp, LLVM::SubOp, LLVM::AndOp, LLVM::OrOp,
-             LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp>(op) ||
+             LLVM::XOrOp, LLVM::ShlOp, LLVM::LShrOp, LLVM::InsertValueOp,
+             LLVM::ExtractValueOp, UnrealizedConversionCastOp>(op) ||
+         isa<ViewLikeOpInterface, CastOpInterface>(op) ||
          isa_and_nonnull<arith::ArithDialect>(op->getDialect());
+}
+
+/// The local slot (an llvm.alloca or memref.alloca, compared by name: the
+/// IR library does not depend on the MemRef dialect) an address points
+/// into, through GEPs and casts; null for any other memory.
+Operation *localSlot(Value addr) {
+  while (Operation *def = addr.getDefiningOp()) {
+    if (isa<LLVM::AllocaOp>(def) ||
+        def->getName().getStringRef() == "memref.alloca")
+      return def;
+    if (!isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(def) &&
+        !isa<ViewLikeOpInterface>(def))
+      return nullptr;
+    addr = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// The values loaded from `slot` (through GEPs, casts and views of it).
+void loadsOf(Operation *slot, SmallVectorImpl<Value> &out) {
+  SmallVector<Value> addrs(slot->getResults());
+  DenseSet<Value> seen;
+  while (!addrs.empty()) {
+    Value a = addrs.pop_back_val();
+    if (!seen.insert(a).second)
+      continue;
+    for (Operation *user : a.getUsers()) {
+      if (isa<LLVM::LoadOp>(user) ||
+          user->getName().getStringRef() == "memref.load") {
+        out.append(user->result_begin(), user->result_end());
+      } else if (isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(
+                     user) ||
+                 isa<ViewLikeOpInterface>(user)) {
+        out.append(user->result_begin(), user->result_end());
+      }
+    }
+  }
+}
+
+/// The value a store writes (LLVM or memref), and the address it writes to.
+bool asStore(Operation *op, Value &value, Value &addr) {
+  if (auto st = dyn_cast<LLVM::StoreOp>(op)) {
+    value = st.getValue();
+    addr = st.getAddr();
+    return true;
+  }
+  if (op->getName().getStringRef() == "memref.store" &&
+      op->getNumOperands() >= 2) {
+    value = op->getOperand(0);
+    addr = op->getOperand(1);
+    return true;
+  }
+  return false;
 }
 
 /// The op that closes the bracket that made `stage` (the release of a
@@ -48,13 +112,43 @@ Operation *closingBracket(Value stage) {
   if (!producer && !isa<ConsumerWaitOp>(open))
     return nullptr;
   StringRef pipe = ref.getValue();
+  auto closes = [&](Operation *op) {
+    return (producer ? isa<ProducerCommitOp>(op)
+                     : isa<ConsumerReleaseOp>(op)) &&
+           llvm::is_contained(getBracketPipelines(op), pipe);
+  };
   for (Operation *op = open->getNextNode(); op; op = op->getNextNode()) {
-    bool closes =
-        producer ? isa<ProducerCommitOp>(op) : isa<ConsumerReleaseOp>(op);
-    if (closes && llvm::is_contained(getBracketPipelines(op), pipe))
+    if (closes(op))
       return op;
+    // A close nested in a later op of the block (a loop guard).
+    Operation *nested = nullptr;
+    op->walk([&](Operation *inner) {
+      if (!nested && inner != op && closes(inner))
+        nested = inner;
+    });
+    if (nested)
+      return nested;
   }
   return nullptr;
+}
+
+/// True when `user` runs after `close`: in the innermost block around the
+/// close that also holds `user` (at most `block`, the block of the bracket
+/// that opened the stage), the user's op comes after the close's. A use
+/// after a loop guard that closes the bracket counts: on the guard's
+/// iteration it runs after the close.
+bool isAfterClose(Operation *user, Operation *close, Block *block) {
+  for (Block *b = close->getBlock(); b;) {
+    if (Operation *u = b->findAncestorOpInBlock(*user)) {
+      Operation *c = b->findAncestorOpInBlock(*close);
+      return u != c && c->isBeforeInBlock(u);
+    }
+    if (b == block)
+      return false;
+    Operation *parent = b->getParentOp();
+    b = parent ? parent->getBlock() : nullptr;
+  }
+  return false;
 }
 
 /// R32 / R33 for the uses of one stage accessor's result.
@@ -64,7 +158,16 @@ bool checkAccessor(Operation *accessor) {
   if (!close)
     return true;
   bool producer = isa<ProducerCommitOp>(close);
-  Block *block = close->getBlock();
+  // A consumer stage on a DMA edge: R36 reports its late reads
+  // (TSPipeDependencyRules.cpp).
+  if (!producer &&
+      rules::hasDmaEdge(accessor->getParentOfType<TaskOp>(),
+                        close->getAttrOfType<FlatSymbolRefAttr>("pipeline")
+                            .getValue(),
+                        nullptr))
+    return true;
+  Block *block = stage.getDefiningOp()->getBlock();
+  auto pipe = close->getAttrOfType<FlatSymbolRefAttr>("pipeline");
   SmallVector<Value> worklist{accessor->getResult(0)};
   DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -82,10 +185,30 @@ bool checkAccessor(Operation *accessor) {
           worklist.push_back(r);
         continue;
       }
-      Operation *at = block->findAncestorOpInBlock(*user);
-      if (at && at->isBeforeInBlock(close))
+      // The pointer itself stored: followed through a local slot to its
+      // reloads, rejected anywhere else (the check cannot follow it).
+      Value stored, addr;
+      if (asStore(user, stored, addr) && stored == v) {
+        Operation *slot = localSlot(addr);
+        if (!slot) {
+          user->emitOpError()
+              << "[" << (producer ? "R33" : "R32") << "] stores a pointer "
+              << "into the " << (producer ? "producer" : "consumer")
+              << " stage of " << pipe << " (from the '" << accessor->getName()
+              << "' at " << accessor->getLoc()
+              << ") to memory other than a local llvm.alloca / memref.alloca "
+                 "slot, where the check that every use lies before the "
+              << close->getName()
+              << " cannot follow it; pass the pointer as a value, or keep it "
+                 "in a local slot";
+          return false;
+        }
+        SmallVector<Value> reloads;
+        loadsOf(slot, reloads);
+        worklist.append(reloads.begin(), reloads.end());
+      }
+      if (!isAfterClose(user, close, block))
         continue;
-      auto pipe = close->getAttrOfType<FlatSymbolRefAttr>("pipeline");
       user->emitOpError()
           << "[" << (producer ? "R33" : "R32") << "] uses a pointer into the "
           << (producer ? "producer" : "consumer") << " stage of " << pipe

@@ -5,7 +5,10 @@
 // [F_0]...[F_{N-1}][E_shared], fork [F_shared][E_0]...[E_{N-1}], each array
 // num_stages long; 2 * num_stages for a fused merge [F_shared][E_shared])
 // and per other pipeline (2 * num_stages mbarriers, full
-// then empty), then the data buffers, 128-byte aligned; the total is
+// then empty), then the data buffers (of pipelines and tspipe.buffer ops),
+// 128-byte aligned, the members of a tspipe.alias_group at one offset
+// (AliasLayout.h), and the tensor-memory columns likewise (tmem_offset,
+// columns from 0); the total is
 // checked against the CTA's shared memory capacity (rule R43): the pass's
 // `capacity` option, or the capacity of the kernel's target chips
 // (TSPipeTargets.h).
@@ -14,6 +17,7 @@
 
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
+#include "tspipe/Dialect/TSPipe/IR/AliasLayout.h"
 #include "tspipe/Dialect/TSPipe/IR/Groups.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
@@ -120,19 +124,30 @@ struct TSPipeAllocateSmem
       offset = llvm::SaturatingAdd(offset, bytes);
       barrierBytes = llvm::SaturatingAdd(barrierBytes, bytes);
     }
-    uint64_t dataBytes = 0;
+    // Data buffers (pipelines' and tspipe.buffer's), the members of an
+    // alias group at one offset (AliasLayout.h); TMEM columns likewise.
     for (PipelineOp pipe : pipes) {
-      std::optional<uint64_t> bytes = pipe.getSmemBytes();
-      if (!bytes) {
-        pipe.removeBufferOffsetAttr();
-        continue;
-      }
-      offset = llvm::SaturatingAdd(offset, kBufferAlign - 1) / kBufferAlign *
-               kBufferAlign;
-      pipe.setBufferOffsetAttr(b.getI64IntegerAttr(clampToI64(offset)));
-      offset = llvm::SaturatingAdd(offset, *bytes);
-      dataBytes = llvm::SaturatingAdd(dataBytes, *bytes);
+      pipe.removeBufferOffsetAttr();
+      pipe.removeTmemOffsetAttr();
     }
+    for (auto buffer : kernel.getBody().getOps<BufferOp>()) {
+      buffer.removeBufferOffsetAttr();
+      buffer.removeTmemOffsetAttr();
+    }
+    offset = layoutStorage(
+        kernel, /*tmem=*/false, offset, kBufferAlign,
+        [&](Operation *res, uint64_t at) {
+          res->setAttr("buffer_offset", b.getI64IntegerAttr(clampToI64(at)));
+        });
+    // The bytes themselves, without alignment (an alias group's largest
+    // phase once), for the R43 message.
+    uint64_t dataBytes = layoutStorage(kernel, /*tmem=*/false, 0, 1,
+                                       [](Operation *, uint64_t) {});
+    layoutStorage(kernel, /*tmem=*/true, 0, 1,
+                  [&](Operation *res, uint64_t at) {
+                    res->setAttr("tmem_offset",
+                                 b.getI64IntegerAttr(clampToI64(at)));
+                  });
     // Read the option into a plain integer: streaming the Option object into
     // a diagnostic does not print its value. 0: the target chip's capacity.
     int64_t limit = capacity;

@@ -3,8 +3,9 @@
 // Implements tspipe-verify-lowering (Passes.td): X7 for every gpu.module's
 // NVVM targets and for tcgen05 kernels without one, X9 for kernels outside
 // a gpu.func of a gpu.module, X14 for the attributes of every op of a
-// gpu.module, X15 for tspipe ops nested in other ops' regions.
-// convert-tspipe-to-nvvm assumes these hold.
+// gpu.module, X32 for the CTA group of every gpu.func's tcgen05
+// instructions. convert-tspipe-to-nvvm assumes these hold, and X15 (tspipe
+// ops nested in other ops' regions), which the kernel verifier checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeTcgen05Rules.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -59,37 +61,6 @@ LogicalResult verifyKernel(KernelOp kernel) {
   return success();
 }
 
-/// X15: every tspipe op of a task (brackets, stage accessors, the domain
-/// loop and its guards) is a direct child of the task, its domain loop or a
-/// loop guard. The lowering carries each pipeline's cursors through exactly
-/// these regions; a bracket inside another op's region (an scf.if, a loop)
-/// would move a cursor the enclosing code does not see. (The kernel
-/// verifier accepts such IR: tspipe-check-progress reports it as not
-/// modeled.)
-LogicalResult verifyPlacement(KernelOp kernel) {
-  bool ok = true;
-  for (auto task : kernel.getBody().getOps<TaskOp>())
-    task.walk([&](Operation *op) {
-      if (op == task.getOperation() ||
-          !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
-        return WalkResult::advance();
-      Operation *parent = op->getParentOp();
-      if (isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp, WorkTileLoopOp,
-              SkippableOp>(parent))
-        return WalkResult::advance();
-      ok = false;
-      op->emitOpError() << "[X15] must be a direct child of the task, its "
-                           "domain loop or a loop guard (pipeline cursors "
-                           "cannot be carried through '"
-                        << parent->getName()
-                        << "'); move it out of that region (a loop guard, "
-                           "tspipe.first_iter or tspipe.last_iter, runs it "
-                           "on one iteration)";
-      return WalkResult::skip();
-    });
-  return success(ok);
-}
-
 struct TSPipeVerifyLowering
     : public tspipe::impl::TSPipeVerifyLoweringBase<TSPipeVerifyLowering> {
   using Base::Base;
@@ -104,9 +75,15 @@ struct TSPipeVerifyLowering
       ok &= succeeded(verifyWorkOpAttrs(op));
       return WalkResult::skip();
     });
+    // X32: one tcgen05 CTA group per kernel function (ptxas's rule).
+    getOperation()->walk([&](Operation *op) {
+      if (op->getName().getStringRef() != "gpu.func")
+        return WalkResult::advance();
+      ok &= succeeded(verifyTcgen05CtaGroups(op));
+      return WalkResult::skip();
+    });
     getOperation()->walk([&](KernelOp kernel) {
       ok &= succeeded(verifyKernel(kernel));
-      ok &= succeeded(verifyPlacement(kernel));
       return WalkResult::skip();
     });
     if (!ok)

@@ -33,10 +33,9 @@ gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
 
 // -----
 
-// A bracket nested in an scf op: tspipe-verify-lowering, which the pipeline
-// runs first, rejects it (X15: the lowering cannot carry its cursor), before
-// the checker could report a deadlock. (Run alone, the checker says that it
-// cannot follow the bracket: check-progress-invalid.mlir.)
+// A bracket nested in an scf op: the kernel verifier rejects it (X15: the
+// lowering cannot carry its cursor), before the checker could report a
+// deadlock.
 gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
   gpu.func @nested(%n: index, %flag: i1) kernel {
     %c0 = arith.constant 0 : index

@@ -97,6 +97,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     at `barrier_offset`, the empty barriers `8 * num_stages` bytes later,
     except for a member of a `tspipe.pipeline_group`, whose empty barriers
     start at `empty_barrier_offset` (one array may be shared by the group).
+    `tmem_offset`, the first of the `tmem_columns` columns, is set by the
+    same pass (`tspipe.tmem_column` reads it).
 
     `release(lane | all_threads)` is set on TmaAsync pipelines by
     `tspipe-normalize`: `lane` when lane 0 of each releasing warp arrives
@@ -120,7 +122,8 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
                        OptionalAttr<I64Attr>:$barrier_offset,
                        OptionalAttr<I64Attr>:$buffer_offset,
                        OptionalAttr<TSPipe_ReleaseForm>:$release_form,
-                       OptionalAttr<I64Attr>:$empty_barrier_offset);
+                       OptionalAttr<I64Attr>:$empty_barrier_offset,
+                       OptionalAttr<I64Attr>:$tmem_offset);
   let assemblyFormat = [{
     $sym_name `config` `(` $config `)`
     (`smem_bytes` `(` $smem_bytes^ `)`)?
@@ -257,6 +260,13 @@ def TSPipe_DomainLoopOp : TSPipe_Op<"domain_loop", [
     (R16). Operations before it are the task's head, operations after it its
     tail. Pipeline cursors are carried through it.
 
+    Task-local state (accumulators, counters, tile coordinates) is carried
+    with `iter_args`: each initial value seeds a body block argument after
+    the iteration, the body ends with `tspipe.yield` of the next values (one
+    per argument, same types) and the op's results are the values after the
+    last iteration (the initial values for an empty domain), usable in the
+    task's tail.
+
     Example:
 
     ```mlir
@@ -265,14 +275,28 @@ def TSPipe_DomainLoopOp : TSPipe_Op<"domain_loop", [
         %s = tspipe.producer_acquire @ring
       }
     }
+
+    tspipe.domain_loop %k = %c0 to %n step %c1
+        iter_args(%acc = %zero) -> (f32) {
+      %next = arith.addf %acc, %one : f32
+      tspipe.yield %next : f32
+    }
     ```
   }];
-  let arguments = (ins Index:$lower_bound, Index:$upper_bound, Index:$step);
+  let arguments = (ins Index:$lower_bound, Index:$upper_bound, Index:$step,
+                       Variadic<AnyType>:$init_args);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::BlockArgument getInductionVar() { return getBody().getArgument(0); }
+    /// The carried values inside the body (block arguments 1..N).
+    ::mlir::Block::BlockArgListType getRegionIterArgs() {
+      return getBody().getArguments().drop_front();
+    }
+    /// The body's `tspipe.yield`, or null (a loop carrying nothing may omit it).
+    class YieldOp getYield();
   }];
 }
 
@@ -665,5 +689,7 @@ def TSPipe_NamedBarrierArriveOp
 }
 
 include "tspipe/Dialect/TSPipe/IR/TSPipeWorkQueueOps.td"
+include "tspipe/Dialect/TSPipe/IR/TSPipeAliasOps.td"
+include "tspipe/Dialect/TSPipe/IR/TSPipeLoopOps.td"
 
 #endif // TSPIPE_OPS_TD

@@ -55,10 +55,12 @@ def TSPipeVerifyLowering : Pass<"tspipe-verify-lowering"> {
     * X14 on every op of every `gpu.module`, inside tspipe kernels or not:
       an `alignment` or `llvm.align` is 0 or a power of two up to 2^32
       (LLVM's translation asserts otherwise).
-    * X15: every tspipe op of a task is a direct child of the task, its
-      domain loop or a loop guard (the lowering carries the cursors through
-      these regions only; `tspipe-check-progress` does not model brackets
-      elsewhere either).
+    * X32: the tcgen05 instructions of each `gpu.func` name one CTA group,
+      the one its tcgen05 pipelines commit with (ptxas rejects a mix).
+    * The kernel verifier again on every `tspipe.kernel`, so that X15 (every
+      tspipe op of a task is a direct child of the task, its domain loop or
+      a loop guard: the lowering carries the cursors through these regions
+      only) holds for IR built without verification.
 
     The pass changes no IR.
   }];

@@ -1,0 +1,141 @@
+"""The Hopper GEMM (examples/python/hopper_gemm.py) against torch.matmul
+(cuBLAS), side by side in one process, on a GPU machine.
+
+    PYTHONPATH=python python3 bench/gemm_bench.py DIR [--iters N] [--shapes ...]
+
+``DIR`` holds what ``make demo`` (or ``python -m tspipe.demo``) wrote for the
+example: ``hopper_gemm.sm_90a.cubin`` (or ``.ptx``) and its metadata JSON
+``hopper_gemm.sm_90a.json`` (block size, cluster, dynamic shared memory,
+the tensor-map types of the parameters). For each shape M x N x K (default:
+4096^3, 8192^3, M = 256 with N = K = 8192, K = 512 with M = N = 8192) it
+builds A (M x K) and B (N x K, i.e. B column-major) in bf16 with torch,
+encodes the tensor maps with ``tspipe.runtime.tensor_map`` from the IR's
+types, runs the kernel once and checks C against ``torch.matmul(A, B.T)``
+(fp32 reference; bf16 tolerance: every |C - ref| <= 0.02 |ref| + 0.05 *
+rms(ref)), then times ``--iters`` launches of each (CUDA events, median
+after warm-up) and prints one JSON line per shape: TFLOP/s of both and
+their ratio. Needs torch, cuda-python and a Hopper GPU; the compiled tspipe
+extension is not needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tspipe.runtime import launcher as rt
+from tspipe.runtime.meta import ExampleMeta
+from tspipe.runtime.tensor_map import TensorMap
+
+DEFAULT_SHAPES = ["4096x4096x4096", "8192x8192x8192", "256x8192x8192",
+                  "8192x8192x512"]
+TILE_M, TILE_N, TILE_K, CLUSTER_M = 128, 256, 64, 2
+
+
+def load_kernel(folder: Path, name: str, arch: str):
+    meta = ExampleMeta.load(folder / f"{name}.{arch}.json")
+    km = meta.kernel(name)
+    cubin = folder / f"{name}.{arch}.cubin"
+    ptx = folder / f"{name}.{arch}.ptx"
+    module = (rt.Module.from_file(cubin) if cubin.exists()
+              else rt.Module.from_file(ptx))
+    return module.kernel(name), km
+
+
+def launch_args(km, a, b, c, m, n, k, sms):
+    """Tensor maps and scalars for C = A @ B.T; returns (grid, args)."""
+    maps = km.tensor_maps
+    a_map = TensorMap.encode(maps["a_map"], a, (m, k))
+    b_map = TensorMap.encode(maps["b_map"], b, (n, k))
+    pairs_m, n_blocks = m // (TILE_M * CLUSTER_M), n // TILE_N
+    pairs = pairs_m * n_blocks
+    clusters = min(sms // CLUSTER_M, pairs)
+    per_cluster = math.ceil(pairs / clusters)
+    kt = k // TILE_K
+    args = [a_map, b_map, c, np.int32(m), np.int32(n), np.int32(kt),
+            np.int32(per_cluster * kt), np.int32(pairs_m)]
+    return (clusters * CLUSTER_M, 1, 1), args
+
+
+def time_ms(fn, iters, warmup=3):
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
+            enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    import torch
+    p = argparse.ArgumentParser()
+    p.add_argument("folder", type=Path)
+    p.add_argument("--names", nargs="*", default=["hopper_gemm"],
+                   help="kernels of the example to run (e.g. hopper_gemm "
+                        "hopper_gemm_lag), each against the same cuBLAS run")
+    p.add_argument("--arch", default="sm_90a")
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--shapes", nargs="*", default=DEFAULT_SHAPES)
+    opts = p.parse_args(argv)
+    torch.cuda.init()
+    rt.init()
+    kernels = [(name, *load_kernel(opts.folder, name, opts.arch))
+               for name in opts.names]
+    sms = rt.device_info().sm_count
+    stream = torch.cuda.current_stream().cuda_stream
+    failed = False
+    for shape in opts.shapes:
+        m, n, k = (int(x) for x in shape.split("x"))
+        g = torch.Generator(device="cuda").manual_seed(m + n + k)
+        a = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+        b = torch.randn(n, k, device="cuda", generator=g).to(torch.bfloat16)
+        ref = a.float() @ b.float().T
+        rms = ref.pow(2).mean().sqrt()
+        flops = 2.0 * m * n * k
+        ms_torch = time_ms(lambda: torch.matmul(a, b.T), opts.iters)
+        for name, kernel, km in kernels:
+            c = torch.full((m, n), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            grid, args = launch_args(km, a, b, c, m, n, k, sms)
+
+            def ours():
+                rt.launch(kernel, grid, km.block_threads, args,
+                          km.smem_bytes, km.cluster, stream=stream)
+
+            # The first launch under a watchdog: a hang fails the run.
+            rt.launch(kernel, grid, km.block_threads, args, km.smem_bytes,
+                      km.cluster, stream=stream, timeout=30.0)
+            torch.cuda.synchronize()
+            err = (c.float() - ref).abs()
+            bad = int((err > 0.02 * ref.abs() + 0.05 * rms).sum())
+            bad += int(torch.isnan(c).sum())
+            failed |= bad > 0
+            ms_ours = time_ms(ours, opts.iters)
+            print(json.dumps({
+                "kernel": name, "shape": [m, n, k], "grid": grid[0],
+                "mismatches": bad, "max_abs_err": float(err.max()),
+                "rms_ref": float(rms),
+                "ms_tspipe": round(ms_ours, 4), "ms_torch": round(ms_torch, 4),
+                "tflops_tspipe": round(flops / ms_ours / 1e9, 1),
+                "tflops_torch": round(flops / ms_torch / 1e9, 1),
+                "ratio": round(ms_torch / ms_ours, 3)}), flush=True)
+        torch.cuda.empty_cache()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
