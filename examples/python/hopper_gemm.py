@@ -312,17 +312,17 @@ def _slice_scaled(acc, bases, first):
     descs = [(_smem_descriptor(_offset(a_base, j * WGMMA_K * 2)),
               _smem_descriptor(_offset(b_base, j * WGMMA_K * 2)))
              for a_base, b_base in bases for j in range(steps)]
-    attr = ir.Attribute.parse
-    shape = attr(f"#nvvm.shape<m = 64, n = {TILE_N}, k = {WGMMA_K}>")
-    bf16, f32 = attr("#nvvm.wgmma_type<bf16>"), attr("#nvvm.wgmma_type<f32>")
-    one = attr("#nvvm.wgmma_scale_in<one>")
-    row, col = attr("#nvvm.mma_layout<row>"), attr("#nvvm.mma_layout<col>")
+    shape = bridge.wgmma_shape(64, TILE_N, WGMMA_K)
+    bf16, f32 = nvvm.WGMMATypes.bf16, nvvm.WGMMATypes.f32
+    one = nvvm.WGMMAScaleIn.one
+    # K-major A and B: "row" A, "col" B (no transposition).
+    row, col = nvvm.MMALayout.row, nvvm.MMALayout.col
 
     def chain(value, zero_first):
         nvvm.wgmma_fence_aligned()
         for j, (da, db) in enumerate(descs):
-            scale = attr("#nvvm.wgmma_scale_out<zero>" if zero_first and j == 0
-                         else "#nvvm.wgmma_scale_out<one>")
+            scale = (nvvm.WGMMAScaleOut.zero if zero_first and j == 0
+                     else nvvm.WGMMAScaleOut.one)
             value = nvvm.WgmmaMmaAsyncOp(
                 value.type, value, da, db, shape, bf16, bf16, f32, scale,
                 one, one, row, col).result
@@ -340,8 +340,7 @@ def _slice_scaled(acc, bases, first):
 
 def _acc_struct_type():
     """The LLVM struct of a thread's 128 f32 accumulator registers."""
-    return ir.Type.parse("!llvm.struct<(" +
-                         ", ".join(["f32"] * (TILE_N // 2)) + ")>")
+    return llvm.StructType.get_literal([ir.F32Type.get()] * (TILE_N // 2))
 
 
 def _iteration(stage_info):

@@ -96,3 +96,12 @@ def test_first_mma_of_a_tile_ignores_the_accumulator(ptx):
     assert "setp.ne.b32 p, 0, 0;" in ptx
     assert "selp.f32" not in ptx
     assert ptx.count("wgmma.mma_async") == 16
+
+
+def test_wgmma_shape_attribute():
+    from tspipe import ir
+    from tspipe.ts import nvgpu_bridge as bridge
+    with ir.Context(), ir.Location.unknown():
+        shape = bridge.wgmma_shape(64, 256, 16)
+        assert "m = 64" in str(shape) and "n = 256" in str(shape)
+        assert "k = 16" in str(shape)
