@@ -35,7 +35,8 @@ from tspipe.runtime.tensor_map import TensorMap
 
 DEFAULT_SHAPES = ["4096x4096x4096", "8192x8192x8192", "256x8192x8192",
                   "8192x8192x512"]
-TILE_M, TILE_N, TILE_K, CLUSTER_M = 128, 256, 64, 2
+TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
+STAGE_K = 128  # K per pipeline stage of the example (K_SUB x 64)
 
 
 def load_kernel(folder: Path, name: str, arch: str):
@@ -48,7 +49,7 @@ def load_kernel(folder: Path, name: str, arch: str):
     return module.kernel(name), km
 
 
-def launch_args(km, a, b, c, m, n, k, sms):
+def launch_args(km, a, b, c, m, n, k, sms, stage_k=STAGE_K):
     """Tensor maps and scalars for C = A @ B.T; returns (grid, args)."""
     maps = km.tensor_maps
     a_map = TensorMap.encode(maps["a_map"], a, (m, k))
@@ -57,7 +58,7 @@ def launch_args(km, a, b, c, m, n, k, sms):
     pairs = pairs_m * n_blocks
     clusters = min(sms // CLUSTER_M, pairs)
     per_cluster = math.ceil(pairs / clusters)
-    kt = k // TILE_K
+    kt = k // stage_k
     args = [a_map, b_map, c, np.int32(m), np.int32(n), np.int32(kt),
             np.int32(per_cluster * kt), np.int32(pairs_m)]
     return (clusters * CLUSTER_M, 1, 1), args

@@ -26,7 +26,8 @@ from tspipe.runtime.checks import CheckFailure
 
 KERNEL = "hopper_gemm"
 BLOCK_THREADS = 384  # 12 warps
-TILE_M, TILE_N, TILE_K, CLUSTER_M = 128, 256, 64, 2
+TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
+STAGE_K = 128  # K per pipeline stage (two 64-wide sub-slices); kt = K / 128
 PARAMS = [("a_map", "tensormap"), ("b_map", "tensormap"), ("c", "ptr"),
           ("m", "i32"), ("n", "i32"), ("kt", "i32"), ("iters", "i32"),
           ("pairs_m", "i32")]
@@ -39,7 +40,7 @@ def _problem(m, n, k, clusters):
     clusters = min(clusters, pairs)
     return {"label": f"{m}x{n}x{k}", "grid": (CLUSTER_M * clusters, 1, 1),
             "m": m, "n": n, "k": k,
-            "iters": math.ceil(pairs / clusters) * (k // TILE_K)}
+            "iters": math.ceil(pairs / clusters) * (k // STAGE_K)}
 
 
 def problems(mode, ctx):
@@ -73,7 +74,7 @@ def make_inputs(rng, problem):
             "a_map": {"tensor": "a", "shape": (m, k)},
             "b_map": {"tensor": "b", "shape": (n, k)},
             "c": np.empty((m, n), np.uint16),
-            "m": m, "n": n, "kt": k // TILE_K, "iters": problem["iters"],
+            "m": m, "n": n, "kt": k // STAGE_K, "iters": problem["iters"],
             "pairs_m": m // (TILE_M * CLUSTER_M)}
 
 

@@ -9,31 +9,39 @@ row-major (N-major), which wgmma reads with its transpose-B mode.
 
 Structure (docs/gemm.md):
 
-* one 128 x 256 output tile per CTA step, K in slices of 64; a cluster of
-  two CTAs along M shares the B tile: each CTA loads its own A tile
-  (128 x 64) and half of B (128 x 64), multicast to both CTAs;
-* a 4-stage TmaAsync pipeline ``ab`` (48 KiB of A and B per stage, plus
-  1 KiB to align each stage to the 1024-byte swizzle atom);
+* one 128 x 256 output tile per CTA step, K in stages of 128 (two
+  64-wide sub-slices, each one 128-byte-swizzled TMA box per operand); a
+  cluster of two CTAs along M shares the B tile: each CTA loads its own A
+  tile (128 x 64 per sub-slice) and half of B (128 x 64), multicast to both
+  CTAs;
+* a 2-stage TmaAsync pipeline ``ab`` (2 x 48 KiB of A and B per stage,
+  plus 1 KiB to align each stage to the 1024-byte swizzle atom); fewer,
+  larger stages halve the stage releases, each of which costs a
+  cluster-scope memory barrier (bench/RESULTS.md);
 * warpgroup 0: the TMA producer (warp 0, one elected thread issues
   ``nvgpu.tma.async.load``; warps 1-3 pad the warpgroup), 40 registers;
 * warpgroups 1 and 2: the MMA consumers, one task of 8 warps at 232
   registers (``setmaxnreg``); warpgroup w computes rows 64 w .. 64 w + 63
-  of the tile with ``nvgpu.warpgroup.mma`` (wgmma m64n256k16), its
-  64 x 256 fp32 accumulator carried by the domain loop (a
-  ``TaskLocalVariable``);
+  of the tile with eight ``nvvm.wgmma.mma_async`` m64n256k16 per stage
+  (one commit, one wait), its 64 x 256 fp32 accumulator (an LLVM struct of
+  128 f32 per thread) carried by the domain loop (a ``TaskLocalVariable``);
+  the first MMA of a tile has scale-d zero instead of a zeroed
+  accumulator, so no instruction writes the accumulator registers between
+  MMAs;
 * persistent tiles: cluster c takes the tile pairs c, c + G, c + 2G, ...
   (G clusters); the domain loop runs ``iters`` = tiles per cluster x
-  k-slices iterations (a kernel argument, so that the TMA and MMA tasks
+  stages-per-tile iterations (a kernel argument, so that the TMA and MMA tasks
   count the same domain); a step past the last tile pair loads out of
   bounds (TMA fills zeros) and stores nothing;
-* epilogue on the last k-slice of a tile: the accumulator goes to bf16 in
+* epilogue on the last stage of a tile: the accumulator goes to bf16 in
   registers and straight to C (each thread stores its bf16 pairs).
 
 Kernel ``hopper_gemm(a_map, b_map, c, m, n, kt, iters, pairs_m)``:
 ``a_map`` / ``b_map`` are CUtensorMaps (128-byte ``__grid_constant__``
 parameters, built by ``tspipe.runtime.tensor_map`` from the types the IR
 declares), ``c`` the output, ``m``, ``n`` the sizes (multiples of 256),
-``kt`` = K / 64, ``iters`` the domain length, ``pairs_m`` = M / 256.
+``kt`` = K / 128 (K / 64 for ``b_layout="n"``, which keeps 4 stages of
+one sub-slice and ``nvgpu.warpgroup.mma``), ``iters`` the domain length, ``pairs_m`` = M / 256.
 Launch: 384 threads, cluster (2, 1, 1), grid 2 G.
 
 Run: ``python examples/python/hopper_gemm.py [out_dir]``. Launch spec:
@@ -44,6 +52,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import Optional
 
 import tspipe.ts as pipeline
 from tspipe import ir
@@ -66,7 +75,12 @@ ARCH = "sm_90a"
 TILE_M, TILE_N, TILE_K = 128, 256, 64
 WGMMA_K = 16
 CLUSTER_M = 2
-NUM_STAGES = 4
+# TN (B K-major): 2 stages of two 64-wide K sub-slices (K 128 per stage:
+# half the stage releases of 4 x 64, measured faster, bench/RESULTS.md);
+# NN: 4 stages of one.
+NUM_STAGES, K_SUB = 2, 2
+NUM_STAGES_NN = 4
+STAGE_K = K_SUB * 64                          # K per stage (TN)
 A_BYTES = TILE_M * TILE_K * 2                 # 16 KiB
 B_HALF_BYTES = (TILE_N // CLUSTER_M) * TILE_K * 2   # 16 KiB per CTA
 STAGE_DATA = A_BYTES + CLUSTER_M * B_HALF_BYTES      # 48 KiB
@@ -149,6 +163,7 @@ class SmemAB(MemoryResource):
 
     b_layout: str = "t"
     diagnostic: str = ""
+    k_sub: int = 1
 
     @producer_work
     def tma_load(self, stage_info: StageInfo):
@@ -161,26 +176,40 @@ class SmemAB(MemoryResource):
         # Past the last tile pair: coordinates beyond M (zeros, full bytes).
         m_rows = _arg_index(k, "m")
         row_a = arith.select(valid, arith.muli(mb, _idx(TILE_M)), m_rows)
-        k_col = arith.muli(kk, _idx(TILE_K))
         leader = nvvm.elect_sync(ir.IntegerType.get_signless(1))
         branch = scf.IfOp(leader)
         with ir.InsertionPoint(branch.then_block):
-            a_dst = bridge.memref_at(base, bridge.shared_memref_type((128, 64)))
-            nvgpu.tma_async_load(a_dst, group, a_map, [k_col, row_a], _idx(0))
             mask = arith.constant(ir.IntegerType.get_signless(16),
                                   (1 << CLUSTER_M) - 1)
             if self.b_layout == "t":
-                # This CTA's half of the 256 B rows, to both CTAs.
-                row_b = arith.addi(arith.muli(nb, _idx(TILE_N)),
-                                   arith.muli(rank, _idx(TILE_N // CLUSTER_M)))
-                half = arith.index_cast(
-                    ir.IntegerType.get_signless(32),
-                    arith.muli(rank, _idx(B_HALF_BYTES)))
-                dst = _offset(_offset(base, A_BYTES), half)
-                b_dst = bridge.memref_at(dst, bridge.shared_memref_type((128, 64)))
-                nvgpu.tma_async_load(b_dst, group, b_map, [k_col, row_b],
-                                     _idx(0), multicast_mask=mask)
+                # k_sub sub-slices of 64 columns, each A then both B halves.
+                for sub in range(self.k_sub):
+                    k_col = arith.muli(
+                        arith.addi(arith.muli(kk, _idx(self.k_sub)),
+                                   _idx(sub)), _idx(TILE_K))
+                    sub_base = _offset(base, sub * STAGE_DATA)
+                    a_dst = bridge.memref_at(
+                        sub_base, bridge.shared_memref_type((128, 64)))
+                    nvgpu.tma_async_load(a_dst, group, a_map, [k_col, row_a],
+                                         _idx(0))
+                    # This CTA's half of the 256 B rows, to both CTAs.
+                    row_b = arith.addi(
+                        arith.muli(nb, _idx(TILE_N)),
+                        arith.muli(rank, _idx(TILE_N // CLUSTER_M)))
+                    half = arith.index_cast(
+                        ir.IntegerType.get_signless(32),
+                        arith.muli(rank, _idx(B_HALF_BYTES)))
+                    dst = _offset(_offset(sub_base, A_BYTES), half)
+                    b_dst = bridge.memref_at(
+                        dst, bridge.shared_memref_type((128, 64)))
+                    nvgpu.tma_async_load(b_dst, group, b_map, [k_col, row_b],
+                                         _idx(0), multicast_mask=mask)
             else:
+                k_col = arith.muli(kk, _idx(TILE_K))
+                a_dst = bridge.memref_at(base,
+                                         bridge.shared_memref_type((128, 64)))
+                nvgpu.tma_async_load(a_dst, group, a_map, [k_col, row_a],
+                                     _idx(0))
                 # K x N storage: this CTA's two 64-column boxes of the 256.
                 for j in range(2):
                     col = arith.addi(
@@ -209,8 +238,13 @@ class SmemAB(MemoryResource):
                                   arith.muli(wg, _idx(64 * TILE_K * 2)))
         a_base = _offset(base, wg_off)
         b_base = _offset(base, A_BYTES)
-        acc_type = acc.type
         first = arith.cmpi(arith.CmpIPredicate.eq, kk, _idx(0))
+        if self.b_layout == "t":
+            return _slice_scaled(
+                acc, [(_offset(a_base, sub * STAGE_DATA),
+                       _offset(b_base, sub * STAGE_DATA))
+                      for sub in range(self.k_sub)], first)
+        acc_type = acc.type
         pick = scf.IfOp(first, [acc_type], has_else=True)
         with ir.InsertionPoint(pick.then_block):
             scf.yield_([nvgpu.warpgroup_mma_init_accumulator(acc_type)])
@@ -253,6 +287,62 @@ class SmemAB(MemoryResource):
         return acc
 
 
+def _smem_descriptor(ptr):
+    """The wgmma shared-memory matrix descriptor (i64) of a K-major tile at
+    ``ptr`` stored with the 128-byte swizzle: start address / 16 in bits
+    0-13, stride between 8-row groups 1024 bytes (64 in bits 32-45), the
+    128-byte swizzle mode in bits 62-63 (the leading offset is unused for a
+    swizzled K-major tile)."""
+    i32 = ir.IntegerType.get_signless(32)
+    i64 = ir.IntegerType.get_signless(64)
+    addr = arith.andi(arith.shrui(llvm.ptrtoint(i32, ptr), _i32(4)),
+                      _i32(0x3FFF))
+    return arith.ori(arith.extui(i64, addr),
+                     arith.constant(i64, (1 << 62) | (64 << 32)))
+
+
+def _slice_scaled(acc, bases, first):
+    """The four m64n256k16 MMAs of one 64-wide K slice (A and B K-major,
+    ``nvvm.wgmma.mma_async``), then one commit and a wait for all of them.
+    On the first k-slice of a tile (``first``) the first MMA ignores the
+    accumulator (scale-d zero), so the registers are never zeroed by other
+    instructions between MMAs. ``acc``: the thread's 128 f32 (wgmma's
+    m64n256 D fragment) as an LLVM struct."""
+    steps = TILE_K // WGMMA_K
+    descs = [(_smem_descriptor(_offset(a_base, j * WGMMA_K * 2)),
+              _smem_descriptor(_offset(b_base, j * WGMMA_K * 2)))
+             for a_base, b_base in bases for j in range(steps)]
+    shape = bridge.wgmma_shape(64, TILE_N, WGMMA_K)
+    bf16, f32 = nvvm.WGMMATypes.bf16, nvvm.WGMMATypes.f32
+    one = nvvm.WGMMAScaleIn.one
+    # K-major A and B: "row" A, "col" B (no transposition).
+    row, col = nvvm.MMALayout.row, nvvm.MMALayout.col
+
+    def chain(value, zero_first):
+        nvvm.wgmma_fence_aligned()
+        for j, (da, db) in enumerate(descs):
+            scale = (nvvm.WGMMAScaleOut.zero if zero_first and j == 0
+                     else nvvm.WGMMAScaleOut.one)
+            value = nvvm.WgmmaMmaAsyncOp(
+                value.type, value, da, db, shape, bf16, bf16, f32, scale,
+                one, one, row, col).result
+        nvvm.wgmma_commit_group_sync_aligned()
+        nvvm.wgmma_wait_group_sync_aligned(0)
+        return value
+
+    branch = scf.IfOp(first, [acc.type], has_else=True)
+    with ir.InsertionPoint(branch.then_block):
+        scf.yield_([chain(acc, True)])
+    with ir.InsertionPoint(branch.else_block):
+        scf.yield_([chain(acc, False)])
+    return branch.results[0]
+
+
+def _acc_struct_type():
+    """The LLVM struct of a thread's 128 f32 accumulator registers."""
+    return llvm.StructType.get_literal([ir.F32Type.get()] * (TILE_N // 2))
+
+
 def _iteration(stage_info):
     """The domain iteration of a work step (0 outside the domain loop)."""
     iv = stage_info.loop_offset
@@ -287,7 +377,10 @@ def _epilogue(k, acc, mb, nb):
     i64 = ir.IntegerType.get_signless(64)
     bf16x2 = ir.VectorType.get([2], ir.BF16Type.get())
     f32x2 = ir.VectorType.get([2], ir.F32Type.get())
-    s = bridge.accumulator_struct(acc, 64, TILE_N)
+    if str(acc.type).startswith("!llvm.struct"):
+        s, path = acc, (lambda i: [i])
+    else:
+        s, path = bridge.accumulator_struct(acc, 64, TILE_N), (lambda i: [0, i])
     tid = gpu.thread_id(gpu.Dimension.x)
     local = arith.subi(tid, _idx(128))
     wg = arith.divui(local, _idx(128))
@@ -304,9 +397,10 @@ def _epilogue(k, acc, mb, nb):
     row8 = arith.muli(n, _idx(8))
     for j in range(TILE_N // 8):
         for half in range(2):
-            v0 = llvm.extractvalue(ir.F32Type.get(), s, [0, 4 * j + 2 * half])
+            v0 = llvm.extractvalue(ir.F32Type.get(), s,
+                                   path(4 * j + 2 * half))
             v1 = llvm.extractvalue(ir.F32Type.get(), s,
-                                   [0, 4 * j + 2 * half + 1])
+                                   path(4 * j + 2 * half + 1))
             pair = llvm.insertelement(
                 llvm.insertelement(llvm.mlir_poison(f32x2), v0, _i32(0)),
                 v1, _i32(1))
@@ -321,9 +415,16 @@ def _epilogue(k, acc, mb, nb):
 
 
 def build(arch: str = ARCH, skip_validation: bool = False,
-          b_layout: str = "t", diagnostic: str = "") -> TaskManager:
+          b_layout: str = "t", diagnostic: str = "",
+          k_sub: Optional[int] = None,
+          num_stages: Optional[int] = None) -> TaskManager:
     """The TaskManager of the GEMM. ``b_layout``: ``"t"`` (B as N x K,
-    K-major) or ``"n"`` (B as K x N, N-major). ``diagnostic`` (timing
+    K-major) or ``"n"`` (B as K x N, N-major). ``k_sub``: 64-wide K
+    sub-slices per stage (``kt`` = K / (64 k_sub); default ``K_SUB`` for
+    "t", 1 for "n", which supports only 1); ``num_stages``: default
+    ``NUM_STAGES`` for "t", ``NUM_STAGES_NN`` for "n". Raises ValueError for
+    a k_sub other than 1 with "n" or stages that overflow the 227 KiB of
+    shared memory. ``diagnostic`` (timing
     experiments of bench/RESULTS.md, not correct kernels): ``"no_drain"``
     releases a stage with its MMAs still in flight, ``"no_epilogue"`` stores
     nothing; the kernel is named ``hopper_gemm_<diagnostic>``."""
@@ -331,9 +432,22 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         raise ValueError(f"unknown diagnostic {diagnostic!r}")
     if b_layout not in ("t", "n"):
         raise ValueError(f"b_layout must be 't' or 'n', got {b_layout!r}")
+    if k_sub is None:
+        k_sub = K_SUB if b_layout == "t" else 1
+    if num_stages is None:
+        num_stages = NUM_STAGES if b_layout == "t" else NUM_STAGES_NN
+    if k_sub < 1 or (b_layout == "n" and k_sub != 1):
+        raise ValueError(f"k_sub must be >= 1 (1 for b_layout 'n'), got "
+                         f"{k_sub}")
+    smem = num_stages * (k_sub * STAGE_DATA + 1024)
+    if num_stages < 1 or smem > 227 * 1024:
+        raise ValueError(
+            f"{num_stages} stages of {k_sub} x {STAGE_DATA} bytes need {smem} "
+            f"bytes of shared memory (at most {227 * 1024}); use fewer "
+            f"stages or a smaller k_sub")
     ab_config = PipelineConfig.create_tma_async_pipeline_cfg(
-        num_stages=NUM_STAGES,
-        num_bytes=STAGE_DATA,
+        num_stages=num_stages,
+        num_bytes=k_sub * STAGE_DATA,
         producer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread, 1),
         # Lane 0 of each MMA warp releases, in both CTAs of the cluster.
         consumer_group=pipeline.CooperativeGroup(pipeline.Agent.Thread,
@@ -343,11 +457,14 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         cta_layout_vmnk=(1, CLUSTER_M, 1, 1),
     )
     ab = SmemAB(name="ab", pipeline_config=ab_config,
-                smem_bytes=NUM_STAGES * STAGE_SLOT, b_layout=b_layout,
-                diagnostic=diagnostic)
+                smem_bytes=smem,
+                b_layout=b_layout, diagnostic=diagnostic, k_sub=k_sub)
     out = GmemC(name="c_out", diagnostic=diagnostic)
 
     def acc_init():
+        if b_layout == "t":
+            # Never read: the first MMA of each tile has scale-d zero.
+            return llvm.mlir_undef(_acc_struct_type())
         return nvgpu.warpgroup_mma_init_accumulator(
             bridge.accumulator_type(64, TILE_N))
 

@@ -80,3 +80,28 @@ def test_spec_reference_and_checker():
         spec.check({"c": bad}, inputs)
     for p in spec.problems("check", {"sm_count": 132}):
         assert p["grid"][0] % 2 == 0 and p["iters"] > 0
+
+
+def test_stage_shape_checked():
+    gemm = _example()
+    with pytest.raises(ValueError, match="k_sub"):
+        gemm.build(b_layout="n", k_sub=2)
+    with pytest.raises(ValueError, match="shared memory"):
+        gemm.build(k_sub=2, num_stages=3)
+
+
+def test_first_mma_of_a_tile_ignores_the_accumulator(ptx):
+    # Scale-d zero on the first MMA of a tile, no select zeroing the
+    # accumulator registers between MMAs, two 64-wide sub-slices per stage.
+    assert "setp.ne.b32 p, 0, 0;" in ptx
+    assert "selp.f32" not in ptx
+    assert ptx.count("wgmma.mma_async") == 16
+
+
+def test_wgmma_shape_attribute():
+    from tspipe import ir
+    from tspipe.ts import nvgpu_bridge as bridge
+    with ir.Context(), ir.Location.unknown():
+        shape = bridge.wgmma_shape(64, 256, 16)
+        assert "m = 64" in str(shape) and "n = 256" in str(shape)
+        assert "k = 16" in str(shape)

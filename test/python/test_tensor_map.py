@@ -104,3 +104,17 @@ def test_metadata_keeps_tensor_map_types():
     meta = ExampleMeta("e", "sm_90a", "src", "e.ptx", None, [km])
     again = ExampleMeta.from_json(meta.to_json())
     assert again.kernel("k").tensor_maps == {"a_map": A_TYPE}
+
+
+def test_unsigned_outputs_start_all_ones(fake_driver):
+    # A uint16 output (bf16 bit patterns) starts as 0xFFFF, as a signed one
+    # starts as -1, so that elements the kernel never writes fail the check.
+    from types import SimpleNamespace
+
+    from tspipe.runtime.harness import _upload
+    spec = SimpleNamespace(KERNEL="k", PARAMS=[("c", "ptr"), ("d", "ptr")],
+                           OUTPUTS=["c", "d"])
+    _, bufs = _upload(spec, {"c": np.zeros(8, np.uint16),
+                             "d": np.zeros(8, np.int32)})
+    assert (bufs["c"].to_numpy() == 0xFFFF).all()
+    assert (bufs["d"].to_numpy() == -1).all()

@@ -207,7 +207,11 @@ def _upload(spec, inputs: dict, kernel_meta=None) -> tuple[list, dict]:
             if name in spec.OUTPUTS:
                 host = (np.full(host.shape, np.nan, host.dtype)
                         if host.dtype.kind == "f" else
-                        np.full(host.shape, -1, host.dtype))
+                        # All bits set (-1, or the maximum of an
+                        # unsigned type: 0xFFFF, a bf16 NaN, for uint16).
+                        np.full(host.shape, np.iinfo(host.dtype).max
+                                if host.dtype.kind == "u" else -1,
+                                host.dtype))
             bufs[name] = rt.DeviceArray.from_numpy(host)
     for name, kind in spec.PARAMS:
         v = inputs[name]

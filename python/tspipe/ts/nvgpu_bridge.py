@@ -33,6 +33,7 @@ __all__ = [
     "tensor_map_value",
     "tensor_map_type",
     "accumulator_struct",
+    "wgmma_shape",
 ]
 
 
@@ -152,3 +153,12 @@ def accumulator_struct(accumulator, rows: int, cols: int):
     outer = ir.Type.parse("!llvm.struct<(" +
                           ", ".join([inner] * (rows // 64)) + ")>")
     return builtin.unrealized_conversion_cast([outer], [accumulator])
+
+
+def wgmma_shape(m: int, n: int, k: int):
+    """``#nvvm.shape<m = m, n = n, k = k>``, the shape attribute of
+    ``nvvm.wgmma.mma_async`` (for a work step that issues wgmma itself,
+    e.g. with a scale-d operand ``nvgpu.warpgroup.mma`` does not expose).
+    The NVVM verifier checks the shape against the operand types."""
+    return ir.Attribute.parse(
+        f"#nvvm.shape<m = {int(m)}, n = {int(n)}, k = {int(k)}>")
