@@ -6,7 +6,9 @@ objects, :class:`tspipe.ts.resources.MemoryResource` here) and records what
 it does -- brackets (``acquire``, ``try_acquire``, ``commit``, ``wait``,
 ``try_wait``, ``release``, ``producer_tail``), work calls (``producer_work``,
 ``consumer_work`` and named work methods) and the structure (``with
-domain_loop(...) as d``, ``with d.first_iter()``, ``with d.last_iter()``) --
+domain_loop(...) as d``, ``with d.first_iter()``, ``with d.last_iter()``,
+``with d.every(period, start)``, ``with when_true(cond)``, ``with
+when_false(cond)``) --
 with the Python line of each call. :class:`tspipe.ts.task_manager.TaskManager`
 replays the record into a :class:`tspipe.ts.Kernel` task, building each
 step with the generated op classes at that line's location; a work call runs
@@ -15,9 +17,8 @@ building ops with the dialect builders).
 
 A work call returns a :class:`DataFlowToken`; passing it to a later work
 call of the same task passes the Value(s) the first work method returned
-(TS's data-flow routing, within a task). Not modelled (raise
-:class:`NotImplementedError` at the call): ``work_tile_loop``,
-``when_true`` / ``when_false``.
+(TS's data-flow routing, within a task). Not modelled (raises
+:class:`NotImplementedError` at the call): ``work_tile_loop``.
 """
 
 from __future__ import annotations
@@ -95,13 +96,17 @@ class DataFlowToken:
 @dataclass
 class Block:
     """A recorded structure node: ``kind`` is ``"domain_loop"`` (``bounds``:
-    start, end, step), ``"first_iter"`` or ``"last_iter"``."""
+    start, end, step), ``"first_iter"``, ``"last_iter"``, ``"every"``
+    (``guard``: period, start), ``"when_true"`` or ``"when_false"``
+    (``guard``: the condition, an ``i1`` Value or a callable ``f(kernel)``
+    returning one)."""
 
     kind: str
     file: str
     line: int
     bounds: Tuple[Any, Any, Any] = (0, 0, 1)
     body: List[Any] = field(default_factory=list)
+    guard: Tuple[Any, ...] = ()
 
 
 @dataclass
@@ -175,10 +180,10 @@ class _DomainLoopHandle:
     """``d`` in ``with domain_loop(...) as d``: the loop guards."""
 
     @contextlib.contextmanager
-    def _guard(self, kind: str) -> Iterator[None]:
+    def _guard(self, kind: str, guard: Tuple[Any, ...] = ()) -> Iterator[None]:
         recorder = _Recorder.get(f"d.{kind}()")
         file, line = _site()
-        block = Block(kind, file, line)
+        block = Block(kind, file, line, guard=guard)
         recorder.stack[-1].append(block)
         recorder.stack.append(block.body)
         try:
@@ -193,6 +198,20 @@ class _DomainLoopHandle:
     def last_iter(self):
         """``with d.last_iter():`` -- steps of the last iteration only."""
         return self._guard("last_iter")
+
+    def every(self, period: int, start: int = 0):
+        """``with d.every(period, start):`` -- steps of the iterations whose
+        zero-based count k has ``k % period == start`` (period > 0,
+        0 <= start < period; X22)."""
+        return self._guard("every", (period, start))
+
+    def when_true(self, cond):
+        """``with d.when_true(cond):`` -- :func:`when_true`."""
+        return self._guard("when_true", (cond,))
+
+    def when_false(self, cond):
+        """``with d.when_false(cond):`` -- :func:`when_false`."""
+        return self._guard("when_false", (cond,))
 
 
 @contextlib.contextmanager
@@ -259,12 +278,34 @@ def _not_modelled(name: str):
     def call(*args, **kwargs):
         raise NotImplementedError(
             f"{name} is not modelled by tspipe: write the schedule with "
-            f"domain_loop, first_iter/last_iter and the brackets")
+            f"domain_loop, the loop guards and the brackets")
 
     call.__name__ = name
     return call
 
 
+def _cond_guard(kind: str, cond, key) -> Any:
+    if cond is None and key is None:
+        raise TypeError(f"{kind}() takes the condition: an i1 Value or a "
+                        f"callable f(kernel) returning one")
+    return _DomainLoopHandle()._guard(kind, (cond if cond is not None
+                                             else key,))
+
+
+def when_true(token=None, key=None):
+    """``with when_true(cond):`` inside a domain loop -- steps of the
+    iterations where ``cond`` is true (TS's ``when_true(token, key=)``; here
+    ``cond`` is an ``i1`` Value or a callable ``f(kernel)`` returning one,
+    built when the schedule is replayed). The progress checker proves a
+    kernel with such guards only when both sides of each pipeline are
+    guarded by the same condition (R70)."""
+    return _cond_guard("when_true", token, key)
+
+
+def when_false(token=None, key=None):
+    """``with when_false(cond):`` -- :func:`when_true` for the iterations
+    where ``cond`` is false."""
+    return _cond_guard("when_false", token, key)
+
+
 work_tile_loop = _not_modelled("work_tile_loop")
-when_true = _not_modelled("when_true")
-when_false = _not_modelled("when_false")

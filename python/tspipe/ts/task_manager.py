@@ -12,7 +12,8 @@ raises), listing every diagnostic.
 
 tspipe's own keywords (after TS's): ``num_warps`` (default: up to the last
 task's warps), ``cluster`` (CTAs, x, y, z), ``name``, ``args`` (the kernel's
-arguments, see :class:`tspipe.ts.Kernel`), ``arch``.
+arguments, see :class:`tspipe.ts.Kernel`), ``arch``, ``pdl_inputs`` (the
+arguments the previous grid writes, X20).
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from typing import Any, Dict, List, Optional, Sequence
 from ..diagnostics import ScheduleError, at_site, caller_location
 from .brackets import Stage
 from .kernel import Kernel
-from .resources import GroupMember, MemoryResource, PipelineGroup
+from .resources import (
+    GroupMember,
+    MemoryResource,
+    PdlWaitBarrier,
+    PipelineGroup,
+)
 from .schedule import BRACKETS, Block, DataFlowToken, Step
 from .task import Task
 
@@ -62,7 +68,8 @@ class TaskManager:
                  assume_pdl_wait_completed: bool = False, *,
                  num_warps: Optional[int] = None,
                  cluster: Sequence[int] = (1, 1, 1), name: str = "kernel",
-                 args: Sequence[Any] = (), arch: str = "sm_90a"):
+                 args: Sequence[Any] = (), arch: str = "sm_90a",
+                 pdl_inputs: Sequence[str] = ()):
         for task in tasks:
             if not isinstance(task, Task):
                 raise TypeError(f"tasks must be tspipe.ts.task.Task objects, "
@@ -81,7 +88,8 @@ class TaskManager:
         self.resources = resources
         if num_warps is None:
             num_warps = max((t.warp_idx + t.num_warps for t in tasks), default=1)
-        self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch)
+        self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch,
+                             pdl_inputs=pdl_inputs)
         self._values: Dict[int, Any] = {}
         for res in resources:
             if not isinstance(res, MemoryResource):
@@ -105,6 +113,15 @@ class TaskManager:
             self.kernel.pipeline_group(group.name, group.mode.name,
                                        [m.name for m in group.members],
                                        group.pipeline_config)
+        # TS's edges from a PdlWaitBarrier: the pipelines the previous
+        # grid's data feeds (R37), unless TS's assume_pdl_wait_completed.
+        if not assume_pdl_wait_completed:
+            fed = [res.name for res, deps in resource_dependency_graph.items()
+                   if isinstance(res, MemoryResource)
+                   and res.pipeline_config is not None
+                   and any(isinstance(d, PdlWaitBarrier) for d in deps)]
+            if fed:
+                self.kernel.set_pdl_pipelines(fed)
         for index, task in enumerate(tasks):
             self._build_task(task, task.name or f"task{index}")
         if not skip_validation:
@@ -135,6 +152,10 @@ class TaskManager:
                         scope = builder.domain_loop(*bounds)
                     elif node.kind == "first_iter":
                         scope = builder.first_iter()
+                    elif node.kind == "every":
+                        scope = builder.every(*node.guard)
+                    elif node.kind in ("when_true", "when_false"):
+                        scope = getattr(builder, node.kind)(node.guard[0])
                     else:
                         scope = builder.last_iter()
                     scope.__enter__()

@@ -230,5 +230,7 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyBarrierRules(kernel));
   ok &= succeeded(verifyWorkOpAttrs(kernel));
   ok &= succeeded(verifyStageLifetimeRules(kernel));
+  ok &= succeeded(verifyPdlRules(kernel));
+  ok &= succeeded(verifyGuardRules(kernel));
   return success(ok);
 }

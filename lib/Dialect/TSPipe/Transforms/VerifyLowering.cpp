@@ -11,6 +11,7 @@
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeGuards.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"
 
@@ -74,7 +75,7 @@ LogicalResult verifyPlacement(KernelOp kernel) {
           !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
         return WalkResult::advance();
       Operation *parent = op->getParentOp();
-      if (isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp>(parent))
+      if (isa<TaskOp, DomainLoopOp>(parent) || isLoopGuardOp(parent))
         return WalkResult::advance();
       ok = false;
       op->emitOpError() << "[X15] must be a direct child of the task, its "
@@ -83,7 +84,7 @@ LogicalResult verifyPlacement(KernelOp kernel) {
                         << parent->getName()
                         << "'); move it out of that region (a loop guard, "
                            "tspipe.first_iter or tspipe.last_iter, runs it "
-                           "on one iteration)";
+                           "on some iterations)";
       return WalkResult::skip();
     });
   return success(ok);

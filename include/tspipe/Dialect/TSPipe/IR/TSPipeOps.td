@@ -663,4 +663,7 @@ def TSPipe_NamedBarrierArriveOp
   }];
 }
 
+// PDL points and the every / when_true / when_false loop guards.
+include "tspipe/Dialect/TSPipe/IR/TSPipePdlOps.td"
+
 #endif // TSPIPE_OPS_TD
