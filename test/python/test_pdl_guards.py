@@ -335,7 +335,7 @@ def test_from_ts_imports_pdl_and_guards(tmp_path):
             [Task([w], [ring, launch], 0, 1,
                   schedule=produce(ring, w, launch), name="p"),
              Task([ring], [], 1, 1, schedule=consume(ring), name="c")],
-            {ring: [w]}, verbose=False)
+            {ring: [w], launch: []}, verbose=False)
         k = from_ts(tm, arch="sm_90a")
         text = str(k.module)
         assert "tspipe.pdl_wait" in text, text
