@@ -13,21 +13,19 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
+import fake_cuda_driver as fake
 import pytest
 
 import tspipe.ir as ir
 import tspipe.ts as pl
 from tspipe.dialects import llvm
+from tspipe.runtime import _driver, launcher
 from tspipe.ts import Kernel, PipelineConfig, ScheduleError
 from tspipe.ts.resources import MemoryResource, PdlLaunchBarrier, PdlWaitBarrier
-from tspipe.ts.schedule_builder import domain_loop, schedule
 from tspipe.ts.schedule import when_false, when_true
+from tspipe.ts.schedule_builder import domain_loop, schedule
 from tspipe.ts.task import Task
 from tspipe.ts.task_manager import TaskManager
-
-import fake_cuda_driver as fake
-from tspipe.runtime import _driver, launcher
 
 ROOT = Path(__file__).resolve().parents[2]
 G32 = pl.CooperativeGroup(pl.Agent.Thread, 32)

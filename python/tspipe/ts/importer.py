@@ -12,8 +12,9 @@ last iteration, ``every(period, start)``, and TS's opaque ``when_true`` /
 argument ``cond<N>``). A ``PdlWaitBarrier``'s ``wait_griddep`` becomes
 ``tspipe.pdl_wait``, a ``PdlLaunchBarrier``'s ``launch_griddep``
 ``tspipe.pdl_launch_dependents``; the resources the dependency graph feeds
-from a ``PdlWaitBarrier`` are listed in ``tspipe.pdl_pipelines`` (R37). A TS ``PipelineGroup`` becomes a ``tspipe.pipeline_group`` of its
-members with the group's mode (its config derived by the verifier, R67); a
+from a ``PdlWaitBarrier`` are listed in ``tspipe.pdl_pipelines`` (R37).
+A TS ``PipelineGroup`` becomes a ``tspipe.pipeline_group`` of its members
+with the group's mode (its config derived by the verifier, R67); a
 bracket on a member (TS's ``group.member``) names the group
 (``tspipe.consumer_wait @a group(@ab)``), a bracket on the group itself
 (a merge group's release, a fork group's commit) is that bracket on the
