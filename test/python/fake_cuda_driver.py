@@ -65,14 +65,16 @@ CUstream_flags = types.SimpleNamespace(CU_STREAM_NON_BLOCKING=1)
 CUevent_flags = types.SimpleNamespace(CU_EVENT_DEFAULT=0,
                                       CU_EVENT_DISABLE_TIMING=2)
 CUlaunchAttributeID = types.SimpleNamespace(
-    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION="cluster")
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION="cluster",
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION="pdl")
 
 
 class CUlaunchAttribute:
     def __init__(self):
         self.id = None
         self.value = types.SimpleNamespace(
-            clusterDim=types.SimpleNamespace(x=0, y=0, z=0))
+            clusterDim=types.SimpleNamespace(x=0, y=0, z=0),
+            programmaticStreamSerializationAllowed=0)
 
 
 class CUlaunchConfig:
@@ -310,13 +312,14 @@ class FakeDriver:
             values.append(np.frombuffer(raw, dtype=dtype)[0])
         return values
 
-    def _launch(self, fn, grid, block, smem, params, cluster):
+    def _launch(self, fn, grid, block, smem, params, cluster, pdl=False):
         if smem > 48 * 1024 and self.func_attrs.get(
                 (fn.name, "max_dyn_smem"), 0) < smem:
             return (CUresult.CUDA_ERROR_INVALID_VALUE,)
         values = self._read_params(fn, params)
         launch = {"name": fn.name, "grid": grid, "block": block,
-                  "smem": smem, "cluster": cluster, "args": values}
+                  "smem": smem, "cluster": cluster, "args": values,
+                  "pdl": pdl}
         self.launches.append(launch)
         impl = self.kernels.get(fn.name)
         if impl is not None:
@@ -334,13 +337,18 @@ class FakeDriver:
 
     def cuLaunchKernelEx(self, cfg, fn, params, extra):
         cluster = None
+        pdl = False
         for a in cfg.attrs[:cfg.numAttrs]:
             if a.id == "cluster":
                 cd = a.value.clusterDim
                 cluster = (cd.x, cd.y, cd.z)
+            elif a.id == "pdl":
+                pdl = bool(a.value.programmaticStreamSerializationAllowed)
+            else:
+                return (CUresult.CUDA_ERROR_INVALID_VALUE,)
         return self._launch(fn, (cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ),
                             (cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ),
-                            cfg.sharedMemBytes, params, cluster)
+                            cfg.sharedMemBytes, params, cluster, pdl)
 
     def f32(self, ptr, n):
         return self.buffer(ptr)[:4 * n].view(np.float32)
@@ -407,12 +415,36 @@ def hang_kernel(drv, launch):
     return "hang"
 
 
+def pdl_write_kernel(drv, launch):
+    """pdl_write: x[e] = (e mod 1021) * 0.5 over grid * tiles_per_cta
+    tiles of 4096."""
+    x, tpc = launch["args"]
+    n = launch["grid"][0] * int(tpc) * 4096
+    drv.f32(x, n)[:] = (np.arange(n) % 1021).astype(np.float32) * \
+        np.float32(0.5)
+
+
+def pdl_read_kernel(drv, launch):
+    """pdl_read: y = 2 * x + 1, launched with programmatic stream
+    serialization after the pdl_write of the same x (else it fails with an
+    invalid value, as a reader that would run before its writer)."""
+    x, y, tpc = launch["args"]
+    before = drv.launches[-2] if len(drv.launches) > 1 else None
+    if not launch.get("pdl") or before is None or \
+            before["name"] != "pdl_write" or before["args"][0] != x:
+        return CUresult.CUDA_ERROR_INVALID_VALUE
+    n = launch["grid"][0] * int(tpc) * 4096
+    drv.f32(y, n)[:] = np.float32(2) * drv.f32(x, n) + np.float32(1)
+
+
 def examples_driver():
     """Factory for TSPIPE_FAKE_CUDA_DRIVER=<this file>:examples_driver."""
     return FakeDriver(kernels={"tma_stream": stream_kernel,
                                "async_load": async_load_kernel,
                                "tma_copy": tma_copy_kernel,
                                "merge_copy": merge_copy_kernel,
+                               "pdl_write": pdl_write_kernel,
+                               "pdl_read": pdl_read_kernel,
                                "hang": hang_kernel})
 
 

@@ -197,7 +197,8 @@ void KernelLowering::emitBarrierInit(OpBuilder &b) {
   }
 }
 
-Value KernelLowering::taskPredicate(OpBuilder &b, TaskOp task) {
+Value KernelLowering::taskPredicate(OpBuilder &b, TaskOp task,
+                                    bool withCta) {
   Location loc = task.getLoc();
   int64_t lo = task.getWarpIdx(), hi = lo + task.getNumWarps();
   Value pred;
@@ -213,7 +214,7 @@ Value KernelLowering::taskPredicate(OpBuilder &b, TaskOp task) {
                                        constI32(b, loc, hi));
     pred = arith::AndIOp::create(b, loc, geLo, ltHi);
   }
-  if (auto cta = task.getRunOnlyOnCtaId()) {
+  if (auto cta = task.getRunOnlyOnCtaId(); cta && withCta) {
     Value onCta =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctaRank(b, loc),
                               constI32(b, loc, *cta));

@@ -278,8 +278,8 @@ public:
   /// Barrier init by one elected thread of warp 0, fence, CTA or cluster
   /// synchronization (docs/Protocols.md, Barrier storage and initialization).
   void emitBarrierInit(OpBuilder &b);
-  /// True on the warps (and CTA) of `task`.
-  Value taskPredicate(OpBuilder &b, TaskOp task);
+  /// True on the warps (and, with `withCta`, the CTA) of `task`.
+  Value taskPredicate(OpBuilder &b, TaskOp task, bool withCta = true);
   /// `setmaxnreg` for a task with `registers(n)`.
   void emitRegisterHint(OpBuilder &b, TaskOp task);
 

@@ -212,8 +212,18 @@ private:
         .Case([&](FetchWorkTileOp f) { return workQueue.lowerFetch(f); })
         // The domain loop's yield becomes the scf.yield its lowering builds.
         .Case([&](YieldOp) { return success(); })
-        .Case<FirstIterOp, LastIterOp>(
+        .Case<FirstIterOp, LastIterOp, EveryOp, WhenTrueOp, WhenFalseOp>(
             [&](Operation *guard) { return lowerGuard(*guard); })
+        .Case([&](PdlWaitOp) {
+          NVVM::GriddepcontrolOp::create(b, loc,
+                                         NVVM::GridDepActionKind::wait);
+          return success();
+        })
+        .Case([&](PdlLaunchDependentsOp) {
+          NVVM::GriddepcontrolOp::create(
+              b, loc, NVVM::GridDepActionKind::launch_dependents);
+          return success();
+        })
         .Case([&](ProducerTryAcquireOp acq) {
           BracketContext ctx = context(acq.getPipeline(), loc);
           mapping.map(acq.getReady(), ctx.pipeline.protocol->tryAcquire(ctx));
@@ -471,9 +481,26 @@ private:
     if (isa<FirstIterOp>(op)) {
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, currentIv,
                                    lb);
-    } else {
+    } else if (isa<LastIterOp>(op)) {
       Value next = arith::AddIOp::create(b, loc, currentIv, step);
       cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next, ub);
+    } else if (auto every = dyn_cast<EveryOp>(op)) {
+      // Zero-based iteration count k = (iv - lb) / step (step > 0, R17);
+      // the body runs when k mod period == start.
+      Value k0 = arith::SubIOp::create(b, loc, currentIv, lb);
+      Value count = arith::DivUIOp::create(b, loc, k0, step);
+      Value rem = arith::RemUIOp::create(
+          b, loc, count,
+          arith::ConstantIntOp::create(b, loc, every.getPeriod(), 32));
+      cond = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, rem,
+          arith::ConstantIntOp::create(b, loc, every.getStart(), 32));
+    } else {
+      bool whenTrue = isa<WhenTrueOp>(op);
+      cond = mapping.lookupOrDefault(op.getOperand(0));
+      if (!whenTrue)
+        cond = arith::XOrIOp::create(
+            b, loc, cond, arith::ConstantIntOp::create(b, loc, 1, 1));
     }
     SmallVector<Value> before = flatten();
     auto ifOp = scf::IfOp::create(b, loc, ValueRange(before).getTypes(), cond,
@@ -559,21 +586,62 @@ LogicalResult lowerKernel(KernelOp kernel, int64_t hangTimeout) {
   // end of each task fell through into the next task's warp test, and ptxas
   // kept the retry loop of the task's last wait, the producer drain's, out
   // of line instead of ending it at the kernel's exit.)
+  //
+  // A task pinned to one CTA (cta(k)) with registers(n) sets its registers
+  // on every CTA, for its warps: setmaxnreg is `.sync.aligned` over the
+  // warpgroup, so a warp that skipped it on another CTA would leave the
+  // other warps of its warpgroup waiting (docs/Protocols.md, Registers of
+  // CTA-gated tasks). Alone on its warps, its branch tests the warps only,
+  // sets the registers, then tests the CTA rank around the body. Sharing
+  // its warps with a task of another CTA, it keeps its CTA test and a
+  // registers-only branch at the end of the chain serves the CTAs where no
+  // task claims those warps.
   SmallVector<TaskOp> tasks(kernel.getBody().getOps<TaskOp>());
+  enum class Entry { Task, GatedRegisters, RegistersOnly };
+  SmallVector<std::pair<TaskOp, Entry>> chain;
+  SmallVector<TaskOp> registersOnly;
+  bool cluster = kernel.getNumCtasInCluster() > 1;
+  for (TaskOp task : tasks) {
+    if (!cluster || !task.getRunOnlyOnCtaId() || !task.getNumRegisters()) {
+      chain.push_back({task, Entry::Task});
+      continue;
+    }
+    int64_t lo = task.getWarpIdx(), hi = lo + task.getNumWarps();
+    bool alone = llvm::none_of(tasks, [&](TaskOp other) {
+      int64_t oLo = other.getWarpIdx(), oHi = oLo + other.getNumWarps();
+      return other != task && lo < oHi && oLo < hi;
+    });
+    chain.push_back({task, alone ? Entry::GatedRegisters : Entry::Task});
+    if (!alone)
+      registersOnly.push_back(task);
+  }
+  for (TaskOp task : registersOnly)
+    chain.push_back({task, Entry::RegistersOnly});
   {
     OpBuilder::InsertionGuard chainGuard(b);
-    for (auto [i, task] : llvm::enumerate(tasks)) {
+    for (auto [i, entry] : llvm::enumerate(chain)) {
+      auto [task, kind] = entry;
       Location loc = task.getLoc();
-      Value inTask = k.taskPredicate(b, task);
-      bool more = i + 1 < tasks.size();
+      Value inTask = k.taskPredicate(b, task, kind == Entry::Task);
+      bool more = i + 1 < chain.size();
       auto ifOp = scf::IfOp::create(b, loc, inTask, /*withElseRegion=*/more);
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         k.emitRegisterHint(b, task);
-        TaskLowering lowering(k, task, b);
-        if (failed(lowering.lower()))
-          return failure();
+        if (kind == Entry::GatedRegisters) {
+          Value onCta = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, k.ctaRank(b, loc),
+              k.constI32(b, loc, *task.getRunOnlyOnCtaId()));
+          auto gate = scf::IfOp::create(b, loc, onCta,
+                                        /*withElseRegion=*/false);
+          b.setInsertionPointToStart(&gate.getThenRegion().front());
+        }
+        if (kind != Entry::RegistersOnly) {
+          TaskLowering lowering(k, task, b);
+          if (failed(lowering.lower()))
+            return failure();
+        }
       }
       if (more)
         b.setInsertionPointToStart(&ifOp.getElseRegion().front());

@@ -5,7 +5,8 @@ The extensions (registered in place of the generated classes, the way
 upstream's ``scf.py`` extends ``scf.ForOp``):
 
 * structural ops create their body block: ``KernelOp``, ``TaskOp``,
-  ``FirstIterOp``, ``LastIterOp`` (``body_block``) and ``DomainLoopOp`` (its
+  ``FirstIterOp``, ``LastIterOp``, ``EveryOp``, ``WhenTrueOp``,
+  ``WhenFalseOp`` (``body_block``) and ``DomainLoopOp`` (its
   block has the ``index`` iteration value: ``induction_variable``);
 * integer, name and symbol attributes may be given as Python values
   (``TaskOp("load", 0, 1, produces=["ring"])``);
@@ -165,6 +166,47 @@ class FirstIterOp(_gen.FirstIterOp):
 
     def __init__(self, *, loc=None, ip=None):
         super().__init__(loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class EveryOp(_gen.EveryOp):
+    """``tspipe.every period(p) start(s)``; the body block is created."""
+
+    def __init__(self, period, start=0, *, loc=None, ip=None):
+        i64 = IntegerType.get_signless(64)
+        super().__init__(IntegerAttr.get(i64, period),
+                         IntegerAttr.get(i64, start), loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class WhenTrueOp(_gen.WhenTrueOp):
+    """``tspipe.when_true %cond``; the body block is created."""
+
+    def __init__(self, cond, *, loc=None, ip=None):
+        super().__init__(cond, loc=loc, ip=ip)
+        self.regions[0].blocks.append()
+
+    @property
+    def body_block(self):
+        return self.regions[0].blocks[0]
+
+
+@_ods_cext.register_operation(_Dialect, replace=True)
+class WhenFalseOp(_gen.WhenFalseOp):
+    """``tspipe.when_false %cond``; the body block is created."""
+
+    def __init__(self, cond, *, loc=None, ip=None):
+        super().__init__(cond, loc=loc, ip=ip)
         self.regions[0].blocks.append()
 
     @property

@@ -38,6 +38,18 @@ A launch spec is a plain Python file `examples/<example>.py` next to
 ``traffic_bytes(inputs) -> int``
     bytes the kernel reads plus writes (for bandwidth).
 
+Optional, for kernels launched after another grid:
+
+``BEFORE``
+    kernels of the same module launched first, on the same stream and grid,
+    as ``[(kernel, [parameter names])]``: each takes the named parameters
+    of ``PARAMS`` (the same device buffers), in its own order.
+``PDL``
+    True to launch ``KERNEL`` with programmatic dependent launch (the
+    PROGRAMMATIC_STREAM_SERIALIZATION launch attribute): it may start while
+    the ``BEFORE`` grid still runs and must wait for it with
+    ``griddepcontrol.wait`` (``tspipe.pdl_wait``).
+
 The dynamic shared memory size and cluster shape always come from the
 metadata JSON written next to the PTX by the demo, never from the spec.
 """
@@ -299,6 +311,11 @@ def run_example(meta_path: str | Path, spec_path: str | Path,
     kernel = module.kernel(spec.KERNEL)
     _validate(spec, meta, km, kernel)
     result["num_regs"] = kernel.attribute("NUM_REGS")
+    before = _before_kernels(spec, meta, module)
+    pdl = bool(getattr(spec, "PDL", False))
+    if pdl or before:
+        result["pdl"] = pdl
+        result["before"] = [name for name, _, _, _ in before]
     ctas_per_sm = kernel.max_active_ctas_per_sm(km.block_threads,
                                                 km.smem_bytes)
     result["ctas_per_sm"] = ctas_per_sm
@@ -349,6 +366,9 @@ def run_example(meta_path: str | Path, spec_path: str | Path,
                             entry["copy_gbps"]
                     log(f"  {meta.example} {entry['label']}: "
                         f"{med:.3f} ms, {entry['gbps']:.1f} GB/s")
+                elif before or pdl:
+                    _launch_after(spec, before, kernel, km, prob["grid"],
+                                  args, pdl, timeout)
                 else:
                     rt.launch(kernel, prob["grid"], block, args,
                               km.smem_bytes, km.cluster, timeout=timeout)
@@ -388,6 +408,50 @@ def run_example(meta_path: str | Path, spec_path: str | Path,
                 log(f"  {meta.example} {entry['label']}: pass "
                     f"({entry['check'].get('elements', '?')} elements)")
     return result
+
+
+def _before_kernels(spec, meta: ExampleMeta, module) -> list:
+    """(name, Kernel, KernelMeta, parameter names) of the spec's BEFORE
+    kernels, checked against PARAMS and the metadata."""
+    names = [n for n, _ in spec.PARAMS]
+    out = []
+    for entry in getattr(spec, "BEFORE", ()):
+        if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
+            raise SpecError(f"{spec.KERNEL}: BEFORE entries are (kernel, "
+                            f"[parameter names]), got {entry!r}")
+        name, params = entry
+        unknown = [p for p in params if p not in names]
+        if unknown:
+            raise SpecError(f"{spec.KERNEL}: BEFORE kernel {name} takes "
+                            f"{unknown}, which are not in PARAMS {names}")
+        km = meta.kernel(name)
+        k = module.kernel(name)
+        if k.entry is not None and len(k.entry.params) != len(params):
+            raise SpecError(f"{spec.KERNEL}: BEFORE kernel {name} has "
+                            f"{len(k.entry.params)} PTX parameters, the spec "
+                            f"names {len(params)}")
+        out.append((name, k, km, list(params)))
+    return out
+
+
+def _launch_after(spec, before: list, kernel, km, grid, args: list,
+                  pdl: bool, timeout: float):
+    """The BEFORE kernels, then KERNEL (with `pdl`, as a programmatic
+    dependent launch), back to back on one stream; waits with the
+    watchdog."""
+    by_name = dict(zip([n for n, _ in spec.PARAMS], args))
+    stream = rt.Stream()
+    try:
+        for _, k, kmeta, params in before:
+            rt.launch(k, grid, (kmeta.block_threads, 1, 1),
+                      [by_name[p] for p in params], kmeta.smem_bytes,
+                      kmeta.cluster, stream=stream)
+        rt.launch(kernel, grid, (km.block_threads, 1, 1), args,
+                  km.smem_bytes, km.cluster, stream=stream, pdl=pdl)
+        rt.synchronize(stream, timeout, what=f"kernels "
+                       f"{', '.join(n for n, *_ in before + [(spec.KERNEL,)])}")
+    finally:
+        stream.destroy()
 
 
 def _copy_baseline(nbytes: int, warmup: int, iters: int,

@@ -48,6 +48,7 @@ __all__ = [
     "DeviceArray",
     "Stream",
     "launch",
+    "launch_attributes",
     "synchronize",
     "time_kernel",
     "time_kernel_samples",
@@ -555,10 +556,18 @@ def _dim3(v) -> tuple[int, int, int]:
 
 def launch(kernel: Kernel, grid, block, args: Sequence = (),
            smem_bytes: int = 0, cluster=(1, 1, 1), stream=None,
-           timeout: float | None = None):
+           timeout: float | None = None, pdl: bool = False):
     """Launches `kernel` on `grid` x `block` with dynamic shared memory
     `smem_bytes` and, when `cluster` is not (1, 1, 1), that cluster shape
     (cuLaunchKernelEx with a CLUSTER_DIMENSION attribute).
+
+    With `pdl` the launch may begin before the grid launched before it on
+    `stream` has completed (programmatic dependent launch:
+    cuLaunchKernelEx with the PROGRAMMATIC_STREAM_SERIALIZATION attribute
+    set); the kernel must wait for that grid with `griddepcontrol.wait`
+    (tspipe.pdl_wait) before it touches what that grid writes, and it
+    starts once every CTA of that grid has run
+    `griddepcontrol.launch_dependents` or exited.
 
     `args` are DeviceArrays (passed as device addresses), numpy scalars
     (packed by their numpy type), objects with `__cuda_array_interface__`
@@ -577,25 +586,45 @@ def launch(kernel: Kernel, grid, block, args: Sequence = (),
         kernel.allow_dynamic_smem(smem_bytes)
     holders, params = pack_args(args)
     hstream = _stream_handle(stream)
-    if cluster == (1, 1, 1):
+    if cluster == (1, 1, 1) and not pdl:
         call("cuLaunchKernel", kernel.handle, *grid, *block, int(smem_bytes),
              hstream, params.ctypes.data, 0)
     else:
-        attr = drv.CUlaunchAttribute()
-        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-        attr.value.clusterDim.x, attr.value.clusterDim.y, \
-            attr.value.clusterDim.z = cluster
+        attrs = launch_attributes(cluster, pdl)
         cfg = drv.CUlaunchConfig()
         cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
         cfg.sharedMemBytes = int(smem_bytes)
         cfg.hStream = hstream
-        cfg.attrs = [attr]
-        cfg.numAttrs = 1
+        cfg.attrs = attrs
+        cfg.numAttrs = len(attrs)
         call("cuLaunchKernelEx", cfg, kernel.handle, params.ctypes.data, 0)
     del holders
     if timeout is not None:
         synchronize(stream, timeout, what=f"kernel {kernel.name}")
+
+
+def launch_attributes(cluster=(1, 1, 1), pdl: bool = False) -> list:
+    """The CUlaunchAttribute list of a cuLaunchKernelEx launch: the cluster
+    shape (CLUSTER_DIMENSION) unless it is (1, 1, 1), and programmatic
+    stream serialization (PROGRAMMATIC_STREAM_SERIALIZATION = 1) with
+    `pdl`."""
+    drv = driver()
+    cluster = _dim3(cluster)
+    attrs = []
+    if cluster != (1, 1, 1):
+        attr = drv.CUlaunchAttribute()
+        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, \
+            attr.value.clusterDim.z = cluster
+        attrs.append(attr)
+    if pdl:
+        attr = drv.CUlaunchAttribute()
+        attr.id = drv.CUlaunchAttributeID.\
+            CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attr.value.programmaticStreamSerializationAllowed = 1
+        attrs.append(attr)
+    return attrs
 
 
 def time_callable_samples(fn, warmup: int = 2, iters: int = 10, stream=None,

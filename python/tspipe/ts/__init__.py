@@ -58,7 +58,12 @@ from .config import (
 from .importer import from_ts
 from .kernel import Kernel
 from .memory import SmemAllocator, TmemAllocator
-from .resources import MemoryResource, WorkAttr
+from .resources import (
+    MemoryResource,
+    PdlLaunchBarrier,
+    PdlWaitBarrier,
+    WorkAttr,
+)
 from .schedule import (
     consumer_work,
     domain_loop,
@@ -116,6 +121,8 @@ __all__ = [
     "when_false",
     "WorkAttr",
     "MemoryResource",
+    "PdlWaitBarrier",
+    "PdlLaunchBarrier",
     "SmemAllocator",
     "TmemAllocator",
     "TaskManager",

@@ -566,6 +566,55 @@ class Task:
         with self._building():
             return tsd.FetchWorkTileOp(queue, stage.value)
 
+    def every(self, period: int, start: int = 0):
+        """``with task.every(period, start):`` -- steps run on the
+        iterations of the domain loop whose zero-based count k satisfies
+        ``k % period == start`` (TS's ``every``; period > 0 and
+        0 <= start < period, X22)."""
+        for what, value in (("period", period), ("start", start)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"every() {what} must be an int, got "
+                                f"{value!r}")
+        with self._building():
+            op = tsd.EveryOp(period, start)
+        return _RegionScope(self, op, "every")
+
+    def _cond_guard(self, cls_name: str, kind: str, cond) -> "_RegionScope":
+        if callable(cond) and not isinstance(cond, ir.Value):
+            cond = cond(self.kernel)
+        if not isinstance(cond, ir.Value) or \
+                str(cond.type) != "i1":
+            raise TypeError(f"{kind}() takes an i1 Value (or a callable "
+                            f"f(kernel) returning one), got {cond!r}")
+        with self._building():
+            op = getattr(tsd, cls_name)(cond)
+        return _RegionScope(self, op, kind)
+
+    def when_true(self, cond):
+        """``with task.when_true(cond):`` -- steps run on the iterations
+        where the ``i1`` Value ``cond`` is true (TS's ``when_true``)."""
+        return self._cond_guard("WhenTrueOp", "when_true", cond)
+
+    def when_false(self, cond):
+        """``with task.when_false(cond):`` -- steps run on the iterations
+        where the ``i1`` Value ``cond`` is false (TS's ``when_false``)."""
+        return self._cond_guard("WhenFalseOp", "when_false", cond)
+
+    # -- programmatic dependent launch --------------------------------------
+
+    def pdl_wait(self) -> None:
+        """``griddepcontrol.wait``: wait for the previous grid (TS's
+        ``PdlWaitBarrier.wait_griddep``). Every task that touches an
+        argument declared ``pdl_input`` must call it first (X20)."""
+        with self._building():
+            tsd.PdlWaitOp()
+
+    def pdl_launch_dependents(self) -> None:
+        """``griddepcontrol.launch_dependents``: let the next grid launch
+        (TS's ``PdlLaunchBarrier.launch_dependents``)."""
+        with self._building():
+            tsd.PdlLaunchDependentsOp()
+
     def __repr__(self):
         return f"Task({self.name!r})"
 

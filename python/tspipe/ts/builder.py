@@ -78,6 +78,7 @@ def _user_location():
 # Kernel argument types by short name; an ``ir.Type`` is accepted as well.
 ARG_TYPES: Dict[str, Callable[[], Any]] = {
     "ptr": lambda: llvm.PointerType.get(1),
+    "i1": lambda: ir.IntegerType.get_signless(1),
     "i32": lambda: ir.IntegerType.get_signless(32),
     "i64": lambda: ir.IntegerType.get_signless(64),
     "f32": lambda: ir.F32Type.get(),

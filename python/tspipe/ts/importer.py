@@ -6,9 +6,15 @@ equivalent :class:`tspipe.ts.Kernel`: one ``tspipe.pipeline`` per resource
 with its config and data buffer (bytes of its ``SmemAllocation`` list,
 tensor-memory columns of its ``TmemAllocation`` list), one ``tspipe.task``
 per task with its warp range, CTA and register count, the head / domain loop
-/ tail of each schedule with its brackets and its first/last-iteration
-guards. A TS ``PipelineGroup`` becomes a ``tspipe.pipeline_group`` of its
-members with the group's mode (its config derived by the verifier, R67); a
+/ tail of each schedule with its brackets and its loop guards (first /
+last iteration, ``every(period, start)``, and TS's opaque ``when_true`` /
+``when_false`` conditions, each distinct condition key an ``i1`` kernel
+argument ``cond<N>``). A ``PdlWaitBarrier``'s ``wait_griddep`` becomes
+``tspipe.pdl_wait``, a ``PdlLaunchBarrier``'s ``launch_griddep``
+``tspipe.pdl_launch_dependents``; the resources the dependency graph feeds
+from a ``PdlWaitBarrier`` are listed in ``tspipe.pdl_pipelines`` (R37).
+A TS ``PipelineGroup`` becomes a ``tspipe.pipeline_group`` of its members
+with the group's mode (its config derived by the verifier, R67); a
 bracket on a member (TS's ``group.member``) names the group
 (``tspipe.consumer_wait @a group(@ab)``), a bracket on the group itself
 (a merge group's release, a fork group's commit) is that bracket on the
@@ -61,6 +67,11 @@ _BRACKETS = {
 _WORK = {"ProducerWork": "producer_work", "ConsumerWork": "consumer_work",
          "ProducerAuxWork": "producer_aux_work",
          "ConsumerAuxWork": "consumer_aux_work"}
+
+
+# TS's PDL barrier resources: (builder method, TS work method).
+_PDL_POINTS = {"PdlWaitBarrier": ("pdl_wait", "wait_griddep"),
+               "PdlLaunchBarrier": ("pdl_launch_dependents", "launch_griddep")}
 
 
 def _name(value) -> str:
@@ -221,6 +232,13 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
             if verb in ("acquire", "wait") and not _is_group(resource):
                 stages.record(resource.name, "producer" if verb == "acquire"
                               else "consumer", made)
+        elif stage in _WORK and type(resource).__name__ in _PDL_POINTS:
+            verb, method = _PDL_POINTS[type(resource).__name__]
+            if label not in (None, method):
+                raise NotImplementedError(
+                    f"task {task_name!r}: {type(resource).__name__} work "
+                    f"{label!r} is not modelled (only {method})")
+            getattr(builder, verb)()
         elif stage in _WORK:
             side = "producer" if stage.startswith("Producer") else "consumer"
             _placeholder(builder, task_name, resource.name,
@@ -234,8 +252,49 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
                 f"{resource.name!r} is not modelled by tspipe")
 
 
-def _guard_of(entry) -> str:
-    return _name(entry[3]) if len(entry) > 3 and entry[3] is not None else "Always"
+def _guard_of(entry):
+    """The loop guard of a schedule entry as a hashable key: "Always",
+    "FirstIter", "LastIter", ("Every", period, start) or ("Cond", key,
+    negated)."""
+    guard = entry[3] if len(entry) > 3 else None
+    if guard is None:
+        return "Always"
+    kind = type(guard).__name__
+    if kind == "_FirstIterPredicate":
+        return "FirstIter"
+    if kind == "_LastIterPredicate":
+        return "LastIter"
+    if kind == "Every":
+        return ("Every", int(guard.period), int(guard.start))
+    if kind == "OpaqueCondition":
+        return ("Cond", guard.key, bool(guard.negated))
+    return _name(guard)
+
+
+def _guard_scope(builder, kernel, task_name: str, guard, cond_keys):
+    """The builder scope of a guard key (None for Always)."""
+    if guard == "FirstIter":
+        return builder.first_iter()
+    if guard == "LastIter":
+        return builder.last_iter()
+    if isinstance(guard, tuple) and guard[0] == "Every":
+        _, period, start = guard
+        if start >= period:
+            raise NotImplementedError(
+                f"task {task_name!r}: every(period={period}, start={start}) "
+                f"with start >= period (TS fires on {start}, {start} + "
+                f"{period}, ...) is not modelled by tspipe's tspipe.every, "
+                f"whose start lies in [0, period)")
+        return builder.every(period, start)
+    if isinstance(guard, tuple) and guard[0] == "Cond":
+        _, key, negated = guard
+        cond = kernel.arg(f"cond{cond_keys.index(key)}")
+        return builder.when_false(cond) if negated else builder.when_true(cond)
+    if guard != "Always":
+        raise NotImplementedError(
+            f"task {task_name!r}: loop guard {guard!r} is not modelled by "
+            f"tspipe")
+    return None
 
 
 def _check_task_manager(task_manager) -> None:
@@ -314,7 +373,22 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
         num_warps = max(t.warp_idx + t.num_warps for t in task_manager.tasks)
     if cluster is None:
         cluster = _cluster(list(configs.values()))
-    kernel = Kernel(num_warps, cluster, name=name, arch=arch)
+    # TS's opaque conditions, one i1 kernel argument per key.
+    cond_keys: List[Any] = []
+    for task in task_manager.tasks:
+        for entry in getattr(task, "loop_schedule_list", None) or []:
+            guard = entry[3] if len(entry) > 3 else None
+            if type(guard).__name__ == "OpaqueCondition" and \
+                    guard.key not in cond_keys:
+                cond_keys.append(guard.key)
+    kernel = Kernel(num_warps, cluster, name=name, arch=arch,
+                    args=[(f"cond{i}", "i1") for i in range(len(cond_keys))])
+    graph = getattr(task_manager, "resource_dependency_graph", None) or {}
+    fed = [res.name for res, deps in graph.items()
+           if id(res) in configs
+           and any(type(d).__name__ == "PdlWaitBarrier" for d in deps)]
+    if fed and not getattr(task_manager, "assume_pdl_wait_completed", False):
+        kernel.set_pdl_pipelines(fed)
     for res in resources:
         kernel.pipeline(res.name, configs[id(res)], smem_bytes=_smem_bytes(res),
                         tmem_columns=_tmem_columns(res))
@@ -361,13 +435,12 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
                 else:
                     groups.append((guard, [entry]))
             for guard, entries in groups:
-                if guard == "FirstIter":
-                    with builder.first_iter():
-                        _emit(builder, task_name, entries, stages, aliases)
-                elif guard == "LastIter":
-                    with builder.last_iter():
-                        _emit(builder, task_name, entries, stages, aliases)
-                else:
+                scope = _guard_scope(builder, kernel, task_name, guard,
+                                     cond_keys)
+                if scope is None:
+                    _emit(builder, task_name, entries, stages, aliases)
+                    continue
+                with scope:
                     _emit(builder, task_name, entries, stages, aliases)
         _emit(builder, task_name, task.tail_schedule_list, stages, aliases)
     if verify:

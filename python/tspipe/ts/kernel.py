@@ -96,6 +96,9 @@ class Kernel:
       arch: the chip the module is built for: one of
         ``tspipe.targets.SUPPORTED_ARCHS`` (``sm_90a``, ``sm_100a``, ...).
       context: a ``tspipe.ir.Context`` to build in (default: a new one).
+      pdl_inputs: names of pointer arguments the previous grid writes
+        (programmatic dependent launch): marked ``tspipe.pdl_input``, so
+        that every task touching them must ``pdl_wait()`` first (X20).
 
     Integers may be ``int`` or numpy integers (``bool`` is rejected). Names
     of the kernel, its arguments, pipelines and tasks must be C identifiers
@@ -112,7 +115,8 @@ class Kernel:
 
     def __init__(self, num_warps: int, cluster: Sequence[int] = (1, 1, 1), *,
                  name: str = "kernel", args: Sequence[Any] = (),
-                 arch: str = "sm_90a", context=None):
+                 arch: str = "sm_90a", context=None,
+                 pdl_inputs: Sequence[str] = ()):
         num_warps = _check_int("num_warps", num_warps)
         if isinstance(cluster, (str, bytes)) or not hasattr(cluster, "__iter__"):
             raise TypeError(f"cluster must be a sequence of 3 ints (x, y, z), "
@@ -212,6 +216,29 @@ class Kernel:
                 gpu.ReturnOp([])
         self._args = dict(zip(names, self._entry.arguments))
         self._target_attached = False
+        if isinstance(pdl_inputs, str):
+            raise TypeError(f"pdl_inputs must be a sequence of argument "
+                            f"names, got {pdl_inputs!r}")
+        for pdl_name in pdl_inputs:
+            if pdl_name not in self._args:
+                raise ScheduleError(
+                    f"[X21] pdl_inputs names {pdl_name!r}, which is no "
+                    f"argument of the kernel; its arguments are {names}",
+                    "X21", _caller_location())
+        if pdl_inputs:
+            with self.context:
+                self._func.operation.attributes["arg_attrs"] = ir.ArrayAttr.get(
+                    [ir.DictAttr.get({"tspipe.pdl_input": ir.UnitAttr.get()}
+                                     if n in pdl_inputs else {})
+                     for n in names])
+
+    def set_pdl_pipelines(self, names: Sequence[str]) -> None:
+        """Lists the pipelines the previous grid's output feeds (TS's
+        dependency edges from a ``PdlWaitBarrier``): their producers must
+        ``pdl_wait()`` before their first bracket on them (R37)."""
+        with self.context:
+            self.op.operation.attributes["tspipe.pdl_pipelines"] = \
+                ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(n) for n in names])
 
     def __enter__(self):
         """``with kernel:`` makes the kernel's Context current (to make

@@ -19,11 +19,13 @@ import dataclasses
 import enum
 from typing import Any, Optional
 
+from ..dialects import tspipe as tsd
 from .brackets import Stage
 from .config import PipelineConfig
 from .vocabulary import SignalingThreads
 
-__all__ = ["GroupMember", "MemoryResource", "PipelineConfig", "PipelineGroup",
+__all__ = ["GroupMember", "MemoryResource", "PdlLaunchBarrier",
+           "PdlWaitBarrier", "PipelineConfig", "PipelineGroup",
            "PipelineGroupMode", "StageInfo", "TaskLocalVariable", "WorkAttr",
            "producer_work", "consumer_work"]
 
@@ -126,6 +128,39 @@ class MemoryResource(metaclass=_ResourceMeta):
 
     def consumer_work(self, stage) -> None:
         """The default consumer work step: builds nothing."""
+
+
+@dataclasses.dataclass(eq=False)
+class PdlWaitBarrier(MemoryResource):
+    """TS's ``PdlWaitBarrier``: a data-less ordering resource
+    (``is_barrier``, no pipeline) whose ``wait_griddep()`` waits for the
+    previous grid (``tspipe.pdl_wait``, ``griddepcontrol.wait``). A
+    dependency-graph edge from it to a pipelined resource lists that
+    pipeline in the kernel's ``tspipe.pdl_pipelines`` (R37)."""
+
+    is_barrier: bool = True
+
+    def wait_griddep(self, stage) -> None:
+        """The wait point (any role, any task; X20 asks it of every task
+        that reads a ``pdl_input`` argument)."""
+        tsd.PdlWaitOp()
+
+
+@dataclasses.dataclass(eq=False)
+class PdlLaunchBarrier(MemoryResource):
+    """TS's ``PdlLaunchBarrier``: ``launch_griddep()`` lets the next grid
+    launch (``tspipe.pdl_launch_dependents``,
+    ``griddepcontrol.launch_dependents``)."""
+
+    is_barrier: bool = True
+
+    def launch_griddep(self, stage) -> None:
+        """The launch-dependents point (TS's name)."""
+        tsd.PdlLaunchDependentsOp()
+
+    def launch_dependents(self, stage) -> None:
+        """The launch-dependents point (:meth:`launch_griddep`)."""
+        self.launch_griddep(stage)
 
 
 class PipelineGroupMode(enum.Enum):

@@ -6,7 +6,9 @@ objects, :class:`tspipe.ts.resources.MemoryResource` here) and records what
 it does -- brackets (``acquire``, ``try_acquire``, ``commit``, ``wait``,
 ``try_wait``, ``release``, ``producer_tail``), work calls (``producer_work``,
 ``consumer_work`` and named work methods) and the structure (``with
-domain_loop(...) as d``, ``with d.first_iter()``, ``with d.last_iter()``) --
+domain_loop(...) as d``, ``with d.first_iter()``, ``with d.last_iter()``,
+``with d.every(period, start)``, ``with when_true(cond)``, ``with
+when_false(cond)``) --
 with the Python line of each call. :class:`tspipe.ts.task_manager.TaskManager`
 replays the record into a :class:`tspipe.ts.Kernel` task, building each
 step with the generated op classes at that line's location; a work call runs
@@ -17,9 +19,8 @@ A work call returns a :class:`DataFlowToken`; passing it to a later work
 call of the same task passes the Value(s) the first work method returned
 (TS's data-flow routing, within a task). ``with work_tile_loop(wq,
 skip_if=f) as wtl:`` walks a :class:`tspipe.ts.WorkQueue`'s tiles (``with
-wtl.skippable():`` marks what a skipped tile leaves out; tspipe.ts.work_queue).
-Not modelled (raise :class:`NotImplementedError` at the call):
-``when_true`` / ``when_false``.
+wtl.skippable():`` marks what a skipped tile leaves out; tspipe.ts.work_queue);
+``every``, ``when_true`` and ``when_false`` guard steps of a domain loop.
 """
 
 from __future__ import annotations
@@ -126,7 +127,10 @@ TaskLocalVariable._record = staticmethod(record_assignment)
 @dataclass
 class Block:
     """A recorded structure node: ``kind`` is ``"domain_loop"`` (``bounds``:
-    start, end, step), ``"first_iter"`` or ``"last_iter"``."""
+    start, end, step), ``"first_iter"``, ``"last_iter"``, ``"every"``
+    (``guard``: period, start), ``"when_true"`` or ``"when_false"``
+    (``guard``: the condition, an ``i1`` Value or a callable ``f(kernel)``
+    returning one)."""
 
     kind: str
     file: str
@@ -136,6 +140,7 @@ class Block:
     # work_tile_loop: the WorkQueue and the skip predicate.
     queue: Any = None
     skip_if: Any = None
+    guard: Tuple[Any, ...] = ()
 
 
 @dataclass
@@ -209,10 +214,10 @@ class _DomainLoopHandle:
     """``d`` in ``with domain_loop(...) as d``: the loop guards."""
 
     @contextlib.contextmanager
-    def _guard(self, kind: str) -> Iterator[None]:
+    def _guard(self, kind: str, guard: Tuple[Any, ...] = ()) -> Iterator[None]:
         recorder = _Recorder.get(f"d.{kind}()")
         file, line = _site()
-        block = Block(kind, file, line)
+        block = Block(kind, file, line, guard=guard)
         recorder.stack[-1].append(block)
         recorder.stack.append(block.body)
         try:
@@ -227,6 +232,20 @@ class _DomainLoopHandle:
     def last_iter(self):
         """``with d.last_iter():`` -- steps of the last iteration only."""
         return self._guard("last_iter")
+
+    def every(self, period: int, start: int = 0):
+        """``with d.every(period, start):`` -- steps of the iterations whose
+        zero-based count k has ``k % period == start`` (period > 0,
+        0 <= start < period; X22)."""
+        return self._guard("every", (period, start))
+
+    def when_true(self, cond):
+        """``with d.when_true(cond):`` -- :func:`when_true`."""
+        return self._guard("when_true", (cond,))
+
+    def when_false(self, cond):
+        """``with d.when_false(cond):`` -- :func:`when_false`."""
+        return self._guard("when_false", (cond,))
 
 
 @contextlib.contextmanager
@@ -289,16 +308,6 @@ def schedule(fn: Callable[..., Any]) -> Callable[..., ScheduleResult]:
     return record
 
 
-def _not_modelled(name: str):
-    def call(*args, **kwargs):
-        raise NotImplementedError(
-            f"{name} is not modelled by tspipe: write the schedule with "
-            f"domain_loop, first_iter/last_iter and the brackets")
-
-    call.__name__ = name
-    return call
-
-
 class _WorkTileLoopHandle:
     """``wtl`` in ``with work_tile_loop(wq, skip_if=...) as wtl``."""
 
@@ -352,5 +361,27 @@ def work_tile_loop(wq, skip_if: Optional[Callable[..., Any]] = None
         recorder.stack.pop()
 
 
-when_true = _not_modelled("when_true")
-when_false = _not_modelled("when_false")
+
+def _cond_guard(kind: str, cond, key) -> Any:
+    if cond is None and key is None:
+        raise TypeError(f"{kind}() takes the condition: an i1 Value or a "
+                        f"callable f(kernel) returning one")
+    return _DomainLoopHandle()._guard(kind, (cond if cond is not None
+                                             else key,))
+
+
+def when_true(token=None, key=None):
+    """``with when_true(cond):`` inside a domain loop -- steps of the
+    iterations where ``cond`` is true (TS's ``when_true(token, key=)``; here
+    ``cond`` is an ``i1`` Value or a callable ``f(kernel)`` returning one,
+    built when the schedule is replayed). The progress checker proves a
+    kernel with such guards only when both sides of each pipeline are
+    guarded by the same condition (R70)."""
+    return _cond_guard("when_true", token, key)
+
+
+def when_false(token=None, key=None):
+    """``with when_false(cond):`` -- :func:`when_true` for the iterations
+    where ``cond`` is false."""
+    return _cond_guard("when_false", token, key)
+

@@ -12,7 +12,8 @@ raises), listing every diagnostic.
 
 tspipe's own keywords (after TS's): ``num_warps`` (default: up to the last
 task's warps), ``cluster`` (CTAs, x, y, z), ``name``, ``args`` (the kernel's
-arguments, see :class:`tspipe.ts.Kernel`), ``arch``.
+arguments, see :class:`tspipe.ts.Kernel`), ``arch``, ``pdl_inputs`` (the
+arguments the previous grid writes, X20).
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from .aliasing import StorageAliases
 from .brackets import Stage
 from .dependency import check_graph
 from .kernel import Kernel
-from .resources import GroupMember, MemoryResource, PipelineGroup, TaskLocalVariable
+from .resources import (
+    GroupMember,
+    MemoryResource,
+    PdlWaitBarrier,
+    PipelineGroup,
+    TaskLocalVariable,
+)
 from .schedule import BRACKETS, Assign, Block, DataFlowToken, Step
 from .task import Task
 from .work_queue import WorkQueue
@@ -88,7 +95,8 @@ class TaskManager:
                  assume_pdl_wait_completed: bool = False, *,
                  num_warps: Optional[int] = None,
                  cluster: Sequence[int] = (1, 1, 1), name: str = "kernel",
-                 args: Sequence[Any] = (), arch: str = "sm_90a"):
+                 args: Sequence[Any] = (), arch: str = "sm_90a",
+                 pdl_inputs: Sequence[str] = ()):
         for task in tasks:
             if not isinstance(task, Task):
                 raise TypeError(f"tasks must be tspipe.ts.task.Task objects, "
@@ -107,7 +115,8 @@ class TaskManager:
         self.resources = resources
         if num_warps is None:
             num_warps = max((t.warp_idx + t.num_warps for t in tasks), default=1)
-        self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch)
+        self.kernel = Kernel(num_warps, cluster, name=name, args=args, arch=arch,
+                             pdl_inputs=pdl_inputs)
         self._values: Dict[int, Any] = {}
         # Buffers of resources without a pipeline, allocations several
         # pipelines share, and the allocators' alias groups
@@ -155,6 +164,15 @@ class TaskManager:
         if not skip_validation:
             check_graph(self.tasks, resource_dependency_graph,
                         rules=("R29",))
+        # TS's edges from a PdlWaitBarrier: the pipelines the previous
+        # grid's data feeds (R37), unless TS's assume_pdl_wait_completed.
+        if not assume_pdl_wait_completed:
+            fed = [res.name for res, deps in resource_dependency_graph.items()
+                   if isinstance(res, MemoryResource)
+                   and res.pipeline_config is not None
+                   and any(isinstance(d, PdlWaitBarrier) for d in deps)]
+            if fed:
+                self.kernel.set_pdl_pipelines(fed)
         for index, task in enumerate(tasks):
             self._build_task(task, task.name or f"task{index}")
         if not skip_validation:
@@ -195,6 +213,10 @@ class TaskManager:
                         scope = builder.domain_loop(*bounds, iter_args=inits)
                     elif node.kind == "first_iter":
                         scope = builder.first_iter()
+                    elif node.kind == "every":
+                        scope = builder.every(*node.guard)
+                    elif node.kind in ("when_true", "when_false"):
+                        scope = getattr(builder, node.kind)(node.guard[0])
                     else:
                         scope = builder.last_iter()
                     entered = scope.__enter__()

@@ -119,6 +119,8 @@ public:
   explicit Checker(KernelOp kernel) : m(buildModel(kernel)) {}
 
   ProgressResult run();
+  /// The kernel's model (the condition values of a run are set here).
+  Model &model() { return m; }
   /// See progress::describeModel.
   SmallVector<std::pair<Operation *, std::string>> describe();
   /// Groups agents and tasks by component.
@@ -212,6 +214,12 @@ private:
 
 /// "with domain lengths @a = 1, ... (%n = 0)" of a counterexample.
 std::string lengthsText(const Counterexample &cex);
+
+/// The progress verdict of `kernel` over the values of the conditions of
+/// its tspipe.when_true / when_false guards (Guards.cpp): one run per
+/// combination; any failing one, and any condition not uniform over the
+/// kernel, is reported as not proven.
+ProgressResult checkUnderConditions(KernelOp kernel);
 
 } // namespace mlir::tspipe::progress::detail
 

@@ -179,6 +179,9 @@ Checker::Endless Checker::endless(unsigned comp,
       key.push_back(gen.stepIdx);
       key.push_back(gen.drainLeft);
       key.push_back(gen.iter == 0);
+      // tspipe.every guards: the schedule of an iteration depends on its
+      // count modulo the guards' periods.
+      key.push_back(gen.iter % m.tasks[m.agents[agents[a]].task].guardPeriod);
       // A loop that ends (a fixed trip count) is not periodic: the rounds
       // before its end differ from those after it. Its iteration keeps two
       // of its rounds apart.

@@ -10,6 +10,7 @@
 #include "Model.h"
 
 #include "tspipe/Dialect/TSPipe/IR/Cursor.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeGuards.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -266,10 +267,15 @@ Model progress::detail::buildModel(KernelOp kernel) {
       if (auto loop = dyn_cast<DomainLoopOp>(op)) {
         afterLoop = true;
         for (Operation &inner : loop.getBody().front()) {
-          if (isa<FirstIterOp, LastIterOp>(inner)) {
-            Guard g = isa<FirstIterOp>(inner) ? Guard::First : Guard::Last;
+          if (isLoopGuardOp(&inner)) {
+            Guard g = isa<FirstIterOp>(inner)  ? Guard::First
+                      : isa<LastIterOp>(inner) ? Guard::Last
+                                               : Guard::Every;
+            size_t from = t.body.size();
             for (Operation &g2 : inner.getRegion(0).front())
               addStep(&g2, t.body, g);
+            for (size_t i = from; i < t.body.size(); ++i)
+              setStepGuard(m, t, &inner, t.body[i]);
           } else {
             addStep(&inner, t.body, Guard::Always);
           }
@@ -287,8 +293,8 @@ Model progress::detail::buildModel(KernelOp kernel) {
           isa<CurrentStageOp>(op))
         return;
       Operation *parent = op->getParentOp();
-      if (!isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp, WorkTileLoopOp,
-               SkippableOp>(parent))
+      if (!isa<TaskOp, DomainLoopOp, WorkTileLoopOp, SkippableOp>(parent) &&
+          !isLoopGuardOp(parent))
         m.unmodeled.push_back(op);
     });
     if (auto produces = task.getProducesAttr())
@@ -418,8 +424,12 @@ Generator::Generator(const Model &m, unsigned agent, int64_t trips)
     : m(m), agent(m.agents[agent]), task(m.tasks[m.agents[agent].task]),
       trips(trips) {
   pos = this->agent.seed;
-  bodyHasAlways = llvm::any_of(
-      task.body, [](const Step &s) { return s.guard == Guard::Always; });
+  // Steps that recur on an endless loop: unguarded, every(...), and
+  // conditions that hold in this run.
+  bodyHasAlways = llvm::any_of(task.body, [&](const Step &s) {
+    return s.guard != Guard::First && s.guard != Guard::Last &&
+           stepRuns(m, s, s.start, -1);
+  });
 }
 
 bool Generator::emitDrain(Event &e) {
@@ -509,9 +519,7 @@ bool Generator::next(Event &e) {
     case Section::Loop:
       if (stepIdx < task.body.size()) {
         const Step &s = task.body[stepIdx++];
-        if (s.guard == Guard::First && iter != 0)
-          continue;
-        if (s.guard == Guard::Last && (trips < 0 || iter != trips - 1))
+        if (!stepRuns(m, s, iter, trips))
           continue;
         if (emit(s, e)) {
           ++eventsThisIter;

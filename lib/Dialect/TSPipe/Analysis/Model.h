@@ -37,7 +37,10 @@ enum StepRole : uint8_t {
 };
 /// The four cursors of a pipeline in a task (docs/Protocols.md, Cursors).
 enum CursorId : uint8_t { CurP = 0, CurPC = 1, CurC = 2, CurCR = 3 };
-enum class Guard : uint8_t { Always, First, Last };
+/// The loop guard of a body step (TSPipeGuards.h): Every runs on the
+/// iterations k with k mod period == start, WhenTrue / WhenFalse on those
+/// where condition `cond` of the model is true / false (Guards.cpp).
+enum class Guard : uint8_t { Always, First, Last, Every, WhenTrue, WhenFalse };
 enum class Section : uint8_t { Head, Loop, Tail, Drains, Done };
 
 const char *roleName(StepRole r);
@@ -68,6 +71,10 @@ struct Step {
   Guard guard;
   /// Inside a tspipe.skippable: dropped on a skipped tile (TileModel.cpp).
   bool skippable = false;
+  /// Every: the period and start; WhenTrue / WhenFalse: the index of the
+  /// condition in Model::conds.
+  int64_t period = 1, start = 0;
+  int cond = -1;
 };
 
 /// Floor division (rounds toward negative infinity); b > 0.
@@ -112,6 +119,10 @@ struct TaskInfo {
   bool affine = true;
   int64_t tripFrom = 0;
   bool hasGuardedArrive = false;
+  /// The least common multiple of the periods of the task's tspipe.every
+  /// guards (1 without one): the schedule of iteration k depends on k mod
+  /// guardPeriod.
+  int64_t guardPeriod = 1;
   std::vector<unsigned> agents;
   /// Persistent tasks (TileModel.cpp): head, domain loop and tail run once
   /// per modelled tile, the cursors carried from tile to tile, the drains
@@ -156,6 +167,13 @@ struct Model {
   /// Bracket ops the model cannot place (nested in other ops than the
   /// task, its domain loop or a loop guard): reported as warnings.
   std::vector<Operation *> unmodeled;
+  /// Conditions of tspipe.when_true / when_false guards over barrier steps,
+  /// and the value each has in the run being checked (Guards.cpp).
+  std::vector<Value> conds;
+  std::vector<bool> condValue;
+  /// Guard ops whose condition the checker cannot treat as one value for
+  /// the whole kernel (it depends on the thread, the iteration or memory).
+  std::vector<Operation *> unknownConds;
 
   unsigned barrier(unsigned pipe, bool full, int64_t stage) const {
     return pipes[pipe].barrierBase + (full ? 0 : pipes[pipe].stages) +
@@ -175,6 +193,12 @@ std::vector<std::pair<Operation *, bool>> scheduleOps(TaskOp task);
 /// skips (TileModel.cpp): every task sees the same tiles; tasks whose
 /// skip_if predicates are not the same skip differently.
 void modelTileLoops(Model &m);
+/// Sets the guard fields of `s`, a step under loop guard `guardOp` of task
+/// `t` (Guards.cpp).
+void setStepGuard(Model &m, TaskInfo &t, Operation *guardOp, Step &s);
+/// Whether body step `s` runs on zero-based iteration `iter` of `trips`
+/// (trips < 0: endless) with the model's condition values.
+bool stepRuns(const Model &m, const Step &s, int64_t iter, int64_t trips);
 
 /// The exact trip count of task `t` with the model's symbols (leaves) set to
 /// `leafValues`: max(0, ceil((end - start) / step)), each bound evaluated

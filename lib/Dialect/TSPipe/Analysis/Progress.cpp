@@ -287,7 +287,7 @@ ProgressResult progress::checkKernel(KernelOp kernel) {
       return result;
     }
   }
-  return Checker(kernel).run();
+  return checkUnderConditions(kernel);
 }
 
 SmallVector<std::pair<Operation *, std::string>>

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRules.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeGuards.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
@@ -45,7 +46,7 @@ struct Event {
   Operation *op;
   StringRef pipe;
   Section section;
-  bool guarded; // inside tspipe.first_iter / tspipe.last_iter
+  bool guarded; // inside a loop guard (TSPipeGuards.h)
   unsigned pos; // index in the task's whole event list
 };
 
@@ -90,8 +91,7 @@ TaskEvents collectEvents(TaskOp task) {
       }
       if (!kind)
         return;
-      bool guarded = op->getParentOfType<FirstIterOp>() ||
-                     op->getParentOfType<LastIterOp>();
+      bool guarded = getLoopGuard(op).isGuarded();
       for (StringRef pipe : pipes) {
         Event e{*kind,   op,      pipe,
                 section, guarded, static_cast<unsigned>(ev.all.size())};

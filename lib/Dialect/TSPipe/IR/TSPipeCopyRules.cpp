@@ -275,7 +275,7 @@ bool checkElected(Operation *copy, Operation *task) {
         return true;
       continue;
     }
-    if (!isa<scf::ForOp, DomainLoopOp, FirstIterOp, LastIterOp>(p))
+    if (!isa<scf::ForOp, DomainLoopOp, FirstIterOp, LastIterOp, EveryOp>(p))
       return true;
   }
   copy->emitOpError()

@@ -238,5 +238,7 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyPlacementRules(kernel));
   ok &= succeeded(verifyRoutingRules(kernel));
   ok &= succeeded(verifyUniformityRules(kernel, uses));
+  ok &= succeeded(verifyPdlRules(kernel));
+  ok &= succeeded(verifyGuardRules(kernel));
   return success(ok);
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRules.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeGuards.h"
 
 using namespace mlir;
 using namespace mlir::tspipe;
@@ -24,13 +25,12 @@ LogicalResult mlir::tspipe::rules::verifyPlacementRules(KernelOp kernel) {
           !isa_and_nonnull<TSPipeDialect>(op->getDialect()))
         return WalkResult::advance();
       Operation *parent = op->getParentOp();
-      if (isa<TaskOp, DomainLoopOp, FirstIterOp, LastIterOp, WorkTileLoopOp,
-              SkippableOp>(parent))
+      if (isa<TaskOp, DomainLoopOp, WorkTileLoopOp, SkippableOp>(parent) ||
+          isLoopGuardOp(parent))
         return WalkResult::advance();
       ok = false;
       op->emitOpError() << "[X15] must be a direct child of the task, its "
-                           "tile loop, its domain loop, a skippable region "
-                           "or a loop guard (pipeline cursors "
+                           "domain loop or a loop guard (pipeline cursors "
                            "cannot be carried through '"
                         << parent->getName()
                         << "'); move it out of that region (a loop guard, "

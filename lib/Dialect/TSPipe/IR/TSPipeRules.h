@@ -160,6 +160,12 @@ LogicalResult verifyGroupArrivals(PipelineGroupOp group,
 /// results agree (X26; TSPipeLoopState.cpp).
 LogicalResult verifyCarriedState(DomainLoopOp loop);
 
+/// Programmatic dependent launch: R37, X20, X21 (TSPipePdlRules.cpp).
+LogicalResult verifyPdlRules(KernelOp kernel);
+/// Brackets balanced under tspipe.every / when_true / when_false (R32, R33;
+/// TSPipeGuards.cpp).
+LogicalResult verifyGuardRules(KernelOp kernel);
+
 } // namespace mlir::tspipe::rules
 
 namespace mlir::tspipe {

@@ -12,6 +12,7 @@
 #include "tspipe/Dialect/TSPipe/Transforms/Passes.h"
 
 #include "tspipe/Dialect/TSPipe/IR/PipelineTypeFacts.h"
+#include "tspipe/Dialect/TSPipe/IR/TSPipeGuards.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTcgen05Rules.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeWorkOps.h"

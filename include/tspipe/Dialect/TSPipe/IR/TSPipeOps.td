@@ -691,5 +691,7 @@ def TSPipe_NamedBarrierArriveOp
 include "tspipe/Dialect/TSPipe/IR/TSPipeWorkQueueOps.td"
 include "tspipe/Dialect/TSPipe/IR/TSPipeAliasOps.td"
 include "tspipe/Dialect/TSPipe/IR/TSPipeLoopOps.td"
+// PDL points and the every / when_true / when_false loop guards.
+include "tspipe/Dialect/TSPipe/IR/TSPipePdlOps.td"
 
 #endif // TSPIPE_OPS_TD
