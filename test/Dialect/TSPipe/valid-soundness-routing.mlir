@@ -54,6 +54,55 @@ func.func @X5_copies_on_leader_barrier(%tmap: !llvm.ptr, %src: !llvm.ptr<1>, %n:
 
 // -----
 
+// The leader test and the lane election in one condition (elect.sync &
+// leader, as examples/umma_gemm_2cta.mlir issues its MMAs): false on the
+// peer whatever elect.sync returns. The descriptor op computes a value and
+// needs no gate.
+// CHECK-LABEL: func.func @X5_leader_and_elect_in_one_condition
+func.func @X5_leader_and_elect_in_one_condition(%n: index, %tmem: !llvm.ptr<6>, %a: i32, %idesc: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  %lbo = arith.constant 1 : i32
+  %sbo = arith.constant 32 : i32
+  %base = arith.constant 0 : i8
+  %mode = arith.constant false
+  %swz = arith.constant 4 : i8
+  %acc = arith.constant true
+  tspipe.kernel warps(2) cluster([2, 1, 1]) {
+    tspipe.pipeline @ab config(<tma_umma, num_stages = 2, num_bytes = 32768,
+          producer_group = <thread, 1>, consumer_group = <thread, 1>,
+          cta_layout_vmnk = [2, 1, 1, 1], consumer_signaling = cta_leader,
+          num_bytes_per_warp_per_cta = 16384>)
+        smem_bytes(65536)
+    tspipe.task @load warps(0, 1) produces [@ab] {
+      tspipe.domain_loop %k = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @ab
+        tspipe.producer_commit @ab
+      }
+    }
+    tspipe.task @mma warps(1, 1) consumes [@ab] {
+      tspipe.domain_loop %k = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @ab
+        %two = arith.constant 2 : i32
+        %zero = arith.constant 0 : i32
+        %inpair = arith.remui %rank, %two : i32
+        %leader = arith.cmpi eq, %inpair, %zero : i32
+        %desc = nvvm.tcgen05.mma_smem_desc (%a, %lbo, %sbo, %base, %mode, %swz) : (i32, i32, i32, i8, i1, i8) -> i64
+        %e = nvvm.elect.sync -> i1
+        %issue = arith.andi %e, %leader : i1
+        scf.if %issue {
+          nvvm.tcgen05.mma %tmem, %desc, %desc, %idesc, %acc {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_2>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+        }
+        tspipe.consumer_release @ab
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // The peer-bit idiom (ptrtoint, and ~(1 << 24), inttoptr) is followed as
 // the leader's full barrier.
 // CHECK-LABEL: func.func @X5_peer_bit_idiom

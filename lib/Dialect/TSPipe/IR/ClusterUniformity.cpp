@@ -228,6 +228,21 @@ std::optional<APInt> ClusterUniformity::evaluate(Value v, int64_t rank) {
   if (op->getNumOperands() != 2)
     return std::nullopt;
   auto a = operand(0), b = operand(1);
+  // A conjunction with a known zero (a disjunction with known ones) is
+  // decided whatever the other operand, e.g. `elect.sync & is_pair_leader`
+  // on the peer CTA.
+  if (isa<arith::AndIOp, LLVM::AndOp>(op) && (a || b) && !(a && b)) {
+    const APInt &known = a ? *a : *b;
+    if (known.isZero())
+      return known;
+    return std::nullopt;
+  }
+  if (isa<arith::OrIOp, LLVM::OrOp>(op) && (a || b) && !(a && b)) {
+    const APInt &known = a ? *a : *b;
+    if (known.isAllOnes())
+      return known;
+    return std::nullopt;
+  }
   if (!a || !b || a->getBitWidth() != b->getBitWidth())
     return std::nullopt;
   unsigned w = a->getBitWidth();

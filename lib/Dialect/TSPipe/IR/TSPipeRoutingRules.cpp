@@ -220,6 +220,9 @@ private:
 
   static bool isLeaderWork(Operation *op) {
     StringRef name = op->getName().getStringRef();
+    // tcgen05.mma_smem_desc only computes a descriptor (no instruction).
+    if (name == "nvvm.tcgen05.mma_smem_desc")
+      return false;
     return name.starts_with("nvvm.tcgen05.mma") ||
            name == "nvvm.tcgen05.cp" || name == "nvvm.tcgen05.commit";
   }
@@ -237,7 +240,9 @@ private:
       // The ranks the op runs on, from its enclosing conditions.
       SmallVector<int64_t> issuing;
       bool decided = true;
-      for (int64_t r = 0; r < u.numCtas() && decided; ++r) {
+      // Only the peer ranks matter: whether a leader issues it (and under
+      // which lane election) is the work's own business.
+      for (int64_t r = 1; r < u.numCtas() && decided; r += 2) {
         bool runs = true;
         for (Operation *child = op, *up = op->getParentOp();
              up && up != task.getOperation();

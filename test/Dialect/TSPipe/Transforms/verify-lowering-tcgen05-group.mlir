@@ -106,10 +106,18 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
       tspipe.task @consumer warps(1, 1) consumes [@ring] {
         tspipe.domain_loop %i = %c0 to %n step %c1 {
           %s = tspipe.consumer_wait @ring
-          nvvm.tcgen05.mma %d, %a, %b, %idesc, %acc
-              {kind = #nvvm.tcgen05_mma_kind<f16>,
-               ctaGroup = #nvvm.cta_group<cta_2>}
-              : (!llvm.ptr<6>, i64, i64, i32, i1)
+          // The pair leader issues the pair's MMA (X5).
+          %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+          %two = arith.constant 2 : i32
+          %zero = arith.constant 0 : i32
+          %inpair = arith.remui %rank, %two : i32
+          %leader = arith.cmpi eq, %inpair, %zero : i32
+          scf.if %leader {
+            nvvm.tcgen05.mma %d, %a, %b, %idesc, %acc
+                {kind = #nvvm.tcgen05_mma_kind<f16>,
+                 ctaGroup = #nvvm.cta_group<cta_2>}
+                : (!llvm.ptr<6>, i64, i64, i32, i1)
+          }
           tspipe.consumer_release @ring
         }
       }
