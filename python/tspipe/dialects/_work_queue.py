@@ -13,14 +13,11 @@ place of the generated classes by :mod:`tspipe.dialects.tspipe`.
 * ``SkippableOp()`` creates its body block.
 """
 
-from ..ir import FlatSymbolRefAttr, IndexType, StringAttr
+from ..ir import IndexType
 from . import _tspipe_ops_gen as _gen
 from ._ods_common import _cext as _ods_cext
+from ._tspipe_attrs import symbol_name, symbol_ref
 from ._tspipe_ops_gen import _Dialect
-
-
-def _sym(value):
-    return FlatSymbolRefAttr.get(value) if isinstance(value, str) else value
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
@@ -29,10 +26,8 @@ class WorkQueueOp(_gen.WorkQueueOp):
 
     def __init__(self, sym_name, *, grid=(), clc_pipeline=None, loc=None,
                  ip=None):
-        name = StringAttr.get(sym_name) if isinstance(sym_name, str) \
-            else sym_name
-        super().__init__(name, list(grid),
-                         clc_pipeline=_sym(clc_pipeline)
+        super().__init__(symbol_name(sym_name), list(grid),
+                         clc_pipeline=symbol_ref(clc_pipeline)
                          if clc_pipeline is not None else None,
                          loc=loc, ip=ip)
 
@@ -43,7 +38,7 @@ class WorkTileLoopOp(_gen.WorkTileLoopOp):
 
     def __init__(self, queue, num_coordinates, *, skip_if=False, loc=None,
                  ip=None):
-        super().__init__(_sym(queue), loc=loc, ip=ip)
+        super().__init__(symbol_ref(queue), loc=loc, ip=ip)
         types = [IndexType.get()] * int(num_coordinates)
         locs = [self.location] * int(num_coordinates)
         if skip_if:
@@ -82,7 +77,7 @@ class AdvanceWorkTileOp(_gen.AdvanceWorkTileOp):
     """``tspipe.advance_work_tile @queue [response(%stage)]``."""
 
     def __init__(self, queue, *, response=None, loc=None, ip=None):
-        super().__init__(_sym(queue), response=response, loc=loc, ip=ip)
+        super().__init__(symbol_ref(queue), response=response, loc=loc, ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)
@@ -90,4 +85,4 @@ class FetchWorkTileOp(_gen.FetchWorkTileOp):
     """``tspipe.fetch_work_tile @queue stage(%stage)``."""
 
     def __init__(self, queue, stage, *, loc=None, ip=None):
-        super().__init__(_sym(queue), stage, loc=loc, ip=ip)
+        super().__init__(symbol_ref(queue), stage, loc=loc, ip=ip)

@@ -29,6 +29,7 @@ from ._tspipe_enum_gen import *  # noqa: F401,F403
 from .._mlir_libs._tspipe import register_dialect, stage_type  # noqa: F401
 
 from . import _tspipe_ops_gen as _gen
+from ._tspipe_attrs import symbol_name, symbol_ref
 from ._ods_common import _cext as _ods_cext
 from ..ir import (
     ArrayAttr,
@@ -38,7 +39,6 @@ from ..ir import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    StringAttr,
     Type,
     UnitAttr,
 )
@@ -53,7 +53,7 @@ def _i64(value):
 
 
 def _symbol(value: SymbolLike) -> FlatSymbolRefAttr:
-    return FlatSymbolRefAttr.get(value) if isinstance(value, str) else value
+    return symbol_ref(value)
 
 
 def _symbols(values: Optional[Sequence[SymbolLike]]):
@@ -67,8 +67,7 @@ def _group(value: Optional[SymbolLike]):
     return None if value is None else _symbol(value)
 
 
-def _name(value):
-    return StringAttr.get(value) if isinstance(value, str) else value
+_name = symbol_name
 
 
 def _ptr3() -> Type:
