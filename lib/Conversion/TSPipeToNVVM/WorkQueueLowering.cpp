@@ -200,6 +200,11 @@ LogicalResult WorkQueueLowering::lowerSkippable(SkippableOp op) {
       b, loc, skip, arith::ConstantIntOp::create(b, loc, 1, 1));
   auto ifOp = scf::IfOp::create(b, loc, ValueRange(before).getTypes(), run,
                                 /*withElseRegion=*/true);
+  // Without carried cursors the builder already ended both blocks with an
+  // empty scf.yield; the yields below replace it.
+  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+    if (!region->front().empty())
+      region->front().back().erase();
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());

@@ -34,10 +34,14 @@ make (R26, R28-R30; tspipe.ts.dependency). TS's alias groups
 ``TmemAllocator``) become ``tspipe.alias_group``s: an allocation of a
 pipelined resource stands for its pipeline, one of a resource without a
 pipeline becomes a ``tspipe.buffer`` whose address that resource's work
-placeholders take, so that X23 checks the reuse. Not modelled
-(:class:`NotImplementedError`): work-tile loops,
-dynamic domain bounds, ``cute.Layout`` cluster layouts, resources without a
-pipeline config that brackets are used on.
+placeholders take, so that X23 checks the reuse. A ``WorkQueue`` (static
+persistent or CLC-driven) becomes a ``tspipe.work_queue`` and each
+persistent task's schedule a ``tspipe.work_tile_loop`` with its
+``skip_if`` / ``skippable`` parts and a per-tile domain end from the
+task's ``get_domain`` (tspipe.ts.import_work). Not modelled
+(:class:`NotImplementedError`): a domain start or step that is not an int,
+``cute.Layout`` cluster layouts, resources without a pipeline config that
+brackets are used on.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from ..diagnostics import ScheduleError
 from .aliasing import StorageAliases
 from .config import PipelineConfig
 from .dependency import check_graph
+from .import_work import QueueImport, is_work_queue, pipeline_name
 from .kernel import Kernel, at_location
 from .task_manager import TaskManager as OwnTaskManager
 from .vocabulary import Agent, CooperativeGroup, PipelineOp, PipelineType, SignalingThreads
@@ -72,6 +77,15 @@ _WORK = {"ProducerWork": "producer_work", "ConsumerWork": "consumer_work",
 # TS's PDL barrier resources: (builder method, TS work method).
 _PDL_POINTS = {"PdlWaitBarrier": ("pdl_wait", "wait_griddep"),
                "PdlLaunchBarrier": ("pdl_launch_dependents", "launch_griddep")}
+
+
+def _pdl_kind(resource) -> Optional[str]:
+    """"PdlWaitBarrier" / "PdlLaunchBarrier" for TS's PDL resources and
+    their subclasses, else None."""
+    for cls in type(resource).__mro__:
+        if cls.__name__ in _PDL_POINTS:
+            return cls.__name__
+    return None
 
 
 def _name(value) -> str:
@@ -218,10 +232,23 @@ class _Stages:
 
 
 def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
-          aliases: Optional[StorageAliases] = None):
+          aliases: Optional[StorageAliases] = None,
+          queues: Optional[QueueImport] = None,
+          responses: Optional[Dict[str, Any]] = None):
     for entry in entries:
         resource, stage = entry[0], _name(entry[1])
         label = entry[4] if len(entry) > 4 and entry[4] else None
+        if is_work_queue(resource):
+            # Head / tail entries carry their label fourth.
+            if label is None and len(entry) == 4 and \
+                    isinstance(entry[3], str):
+                label = entry[3]
+            if queues is None or responses is None:
+                raise NotImplementedError(
+                    f"task {task_name!r}: a step on work queue "
+                    f"{resource.name!r} outside a persistent task")
+            queues.step(builder, task_name, resource, stage, label, responses)
+            continue
         # A member of a pipeline group is named through its group (R24); a
         # bracket on the group itself names the group alone.
         group = _group_of(resource)
@@ -232,11 +259,12 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
             if verb in ("acquire", "wait") and not _is_group(resource):
                 stages.record(resource.name, "producer" if verb == "acquire"
                               else "consumer", made)
-        elif stage in _WORK and type(resource).__name__ in _PDL_POINTS:
-            verb, method = _PDL_POINTS[type(resource).__name__]
+        elif stage in _WORK and _pdl_kind(resource) is not None:
+            kind = _pdl_kind(resource)
+            verb, method = _PDL_POINTS[kind]
             if label not in (None, method):
                 raise NotImplementedError(
-                    f"task {task_name!r}: {type(resource).__name__} work "
+                    f"task {task_name!r}: {kind} work "
                     f"{label!r} is not modelled (only {method})")
             getattr(builder, verb)()
         elif stage in _WORK:
@@ -329,7 +357,9 @@ def _check_task_manager(task_manager) -> None:
 
 def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             num_warps: Optional[int] = None, cluster: Optional[Sequence[int]] = None,
-            verify: bool = True, dependency_graph: bool = True) -> Kernel:
+            verify: bool = True, dependency_graph: bool = True,
+            grid: Optional[Sequence[Any]] = None, skip_if=None,
+            domain_end=None) -> Kernel:
     """The tspipe :class:`Kernel` of a real TS ``TaskManager``.
 
     Args:
@@ -344,6 +374,16 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
       dependency_graph: check TS's ``resource_dependency_graph`` against
         the edges the tasks make (R26, R28-R30, tspipe.ts.dependency;
         ScheduleError).
+      grid: a static work queue's tile grid (1-3 ints, ``index`` Values or
+        callables ``f(kernel)``; default: the scheduler params'
+        ``problem_shape_ntile_mnl``, a non-int extent an ``i32`` kernel
+        argument ``<queue>_tiles_<m|n|l>``).
+      skip_if: the tspipe form of TS's ``skip_if`` predicate, ``f(*coords)``
+        building an ``i1`` (or a dict by task name; default: a named
+        placeholder, tspipe.ts.import_work).
+      domain_end: the tspipe form of a task's ``get_domain`` (the per-tile
+        domain end), ``f(kernel, coords)`` building an ``index`` (or a dict
+        by task name; default: a named placeholder).
 
     Raises NotImplementedError for a construct tspipe does not model (see
     the module docstring).
@@ -362,6 +402,8 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
             configs[id(res)] = config_from_ts(res.pipeline_config)
     all_resources = resources
     resources = [r for r in resources if id(r) in configs]
+    queues = QueueImport(task_manager.tasks, grid=grid, skip_if=skip_if,
+                         domain_end=domain_end)
     # TS's dependency graph against the one the tasks make (R26, R28-R30).
     if dependency_graph:
         check_graph(task_manager.tasks,
@@ -382,16 +424,21 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
                     guard.key not in cond_keys:
                 cond_keys.append(guard.key)
     kernel = Kernel(num_warps, cluster, name=name, arch=arch,
-                    args=[(f"cond{i}", "i1") for i in range(len(cond_keys))])
+                    args=[(f"cond{i}", "i1") for i in range(len(cond_keys))]
+                    + queues.kernel_args())
     graph = getattr(task_manager, "resource_dependency_graph", None) or {}
-    fed = [res.name for res, deps in graph.items()
+    fed = [pipeline_name(res) for res, deps in graph.items()
            if id(res) in configs
-           and any(type(d).__name__ == "PdlWaitBarrier" for d in deps)]
+           and any(_pdl_kind(d) == "PdlWaitBarrier" for d in deps)]
     if fed and not getattr(task_manager, "assume_pdl_wait_completed", False):
         kernel.set_pdl_pipelines(fed)
     for res in resources:
-        kernel.pipeline(res.name, configs[id(res)], smem_bytes=_smem_bytes(res),
+        # A CLC queue's pipeline holds one 16-byte response per stage.
+        smem = (16 * configs[id(res)].num_stages if is_work_queue(res)
+                else _smem_bytes(res))
+        kernel.pipeline(pipeline_name(res), configs[id(res)], smem_bytes=smem,
                         tmem_columns=_tmem_columns(res))
+    queues.declare(kernel)
     # The pipeline groups of the members, in order of first member. The
     # group's config is left to the verifier to derive (R67): TS keeps a
     # derived and an explicit config in the same field.
@@ -406,43 +453,133 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
     aliases.declare(kernel)
     for index, task in enumerate(task_manager.tasks):
         task_name = task.name or f"task{index}"
-        if getattr(task, "work_queue", None) is not None or \
+        if getattr(task, "work_queue", None) is None and \
                 getattr(task, "domain_getter", None) is not None:
             raise NotImplementedError(
-                f"task {task_name!r}: work-tile loops and dynamic domains "
-                f"are not modelled by tspipe")
+                f"task {task_name!r}: a get_domain domain outside a "
+                f"work_tile_loop is not modelled by tspipe (its domain is "
+                f"per tile)")
         builder = kernel.task(
             task_name, task.warp_idx, task.num_warps,
-            produces=[r.name for r in _members(task.dst_resources)
+            produces=[pipeline_name(r) for r in _members(task.dst_resources)
                       if id(r) in configs],
-            consumes=[r.name for r in _members(task.src_resources)
+            consumes=[pipeline_name(r) for r in _members(task.src_resources)
                       if id(r) in configs],
             run_only_on_cta_id=task.run_only_on_cta_id,
             num_registers=task.num_registers)
-        bounds = (task.domain_start, task.domain, task.step)
+        dynamic_end = getattr(task, "domain_getter", None) is not None
+        bounds = (task.domain_start, 0 if dynamic_end else task.domain,
+                  task.step)
         if not all(isinstance(b, int) for b in bounds):
             raise NotImplementedError(
                 f"task {task_name!r}: domain bounds {bounds} are not ints")
-        stages = _Stages(builder, {res.name for res in resources})
+        stages = _Stages(builder, {pipeline_name(res) for res in resources})
+        loop = _DomainLoop(builder, kernel, task, task_name, bounds, stages,
+                           aliases, cond_keys)
+        if getattr(task, "work_queue", None) is not None:
+            _persistent(builder, kernel, task, task_name, queues, loop,
+                        stages, aliases)
+            continue
         _emit(builder, task_name, task.head_schedule_list, stages, aliases)
-        with builder.domain_loop(*bounds):
+        loop.emit()
+        _emit(builder, task_name, task.tail_schedule_list, stages, aliases)
+    if verify:
+        kernel.build()
+    return kernel
+
+
+class _DomainLoop:
+    """The domain loop of one task with its guarded entries; ``emit(end)``
+    builds it (``end``: the per-tile end Value of a persistent task with
+    ``get_domain``, else the task's own)."""
+
+    def __init__(self, builder, kernel, task, task_name, bounds, stages,
+                 aliases, cond_keys):
+        self.builder, self.kernel, self.task = builder, kernel, task
+        self.task_name, self.bounds = task_name, bounds
+        self.stages, self.aliases, self.cond_keys = stages, aliases, cond_keys
+
+    def emit(self, end=None, queues=None, responses=None) -> None:
+        builder, task_name = self.builder, self.task_name
+        start, default_end, step = self.bounds
+        with builder.domain_loop(start, default_end if end is None else end,
+                                 step):
             # Consecutive entries with the same guard share one guard block.
             groups: List[tuple] = []
-            for entry in task.loop_schedule_list:
+            for entry in self.task.loop_schedule_list:
                 guard = _guard_of(entry)
                 if groups and groups[-1][0] == guard:
                     groups[-1][1].append(entry)
                 else:
                     groups.append((guard, [entry]))
             for guard, entries in groups:
-                scope = _guard_scope(builder, kernel, task_name, guard,
-                                     cond_keys)
+                scope = _guard_scope(builder, self.kernel, task_name, guard,
+                                     self.cond_keys)
                 if scope is None:
-                    _emit(builder, task_name, entries, stages, aliases)
+                    _emit(builder, task_name, entries, self.stages,
+                          self.aliases, queues, responses)
                     continue
                 with scope:
-                    _emit(builder, task_name, entries, stages, aliases)
-        _emit(builder, task_name, task.tail_schedule_list, stages, aliases)
-    if verify:
-        kernel.build()
-    return kernel
+                    _emit(builder, task_name, entries, self.stages,
+                          self.aliases, queues, responses)
+
+
+class _Outside(_Stages):
+    """Stages of steps outside the tile loop: TS keeps only auxiliary steps
+    and barrier resources there, so their placeholders name no stage (a
+    tspipe op beside the tile loop is R22)."""
+
+    def of(self, name, side, group=None):
+        return None
+
+
+def _persistent(builder, kernel, task, task_name: str, queues: QueueImport,
+                loop: _DomainLoop, stages: _Stages, aliases) -> None:
+    """A persistent task: the steps TS runs once before the tile loop, the
+    ``tspipe.work_tile_loop`` (head, domain loop, tail; the skippable parts
+    in ``tspipe.skippable``), the steps it runs once after."""
+    before, head, tail, after = queues.split(task)
+    outside = _Outside(builder, stages.pipelined)
+    _emit(builder, task_name, before, outside, aliases)
+    predicate = queues.skip_predicate(task, task_name)
+    domain = queues.domain_bound(task, task_name, kernel)
+    responses: Dict[str, Any] = {}
+    # The tile's parts in order, each marked skippable or not; with skip_if
+    # the domain loop is skippable (R22).
+    parts: List[tuple] = []
+    for section, entries in (("head", head), (None, None), ("tail", tail)):
+        if section is None:
+            parts.append((predicate is not None, None))
+            continue
+        for entry in entries:
+            parts.append((predicate is not None
+                          and queues.skippable(task, entry, section), entry))
+    runs: List[tuple] = []
+    for skippable, entry in parts:
+        if runs and runs[-1][0] == skippable:
+            runs[-1][1].append(entry)
+        else:
+            runs.append((skippable, [entry]))
+    with builder.work_tile_loop(queues.queue.name,
+                                skip_if=predicate) as coords:
+        for skippable, entries in runs:
+            scope = builder.skippable() if skippable else None
+            if scope is not None:
+                scope.__enter__()
+            try:
+                pending: List[tuple] = []
+                for entry in entries + ["end"]:
+                    if entry is not None and entry != "end":
+                        pending.append(entry)
+                        continue
+                    _emit(builder, task_name, pending, stages, aliases,
+                          queues, responses)
+                    pending = []
+                    if entry is None:  # the domain loop
+                        end = (builder.work(domain, coords)
+                               if domain is not None else None)
+                        loop.emit(end, queues, responses)
+            finally:
+                if scope is not None:
+                    scope.__exit__(None, None, None)
+    _emit(builder, task_name, after, outside, aliases)

@@ -40,14 +40,28 @@ from .work_queue import WorkQueue
 __all__ = ["TaskManager", "LoopInfo"]
 
 
+class _WorkTile:
+    """TS's ``WorkTileInfo`` of the tile being worked on: ``tile_idx``, its
+    coordinates (``index`` Values, one per grid extent)."""
+
+    def __init__(self, tile_idx):
+        self.tile_idx = tile_idx
+
+
 class LoopInfo:
     """What a work method of a resource without a pipeline receives in
     place of a stage: ``loop_offset``, the domain loop's iteration Value
-    (None outside the loop), and the addresses of the resource's storage
+    (None outside the loop), ``work_tile.tile_idx``, the tile coordinates
+    in a persistent task (``work_tile`` None elsewhere), and the addresses
+    of the resource's storage
     (:meth:`smem_address`, :meth:`tmem_column`)."""
 
     def __init__(self, builder, aliases: Optional[StorageAliases] = None):
         self.loop_offset = builder._iv
+        # TS's stage_info.work_tile: the tile coordinates (index Values) of
+        # the work_tile_loop around the step (None outside one).
+        coords = builder.__dict__.get("_tile_coords")
+        self.work_tile = _WorkTile(tuple(coords)) if coords else None
         self._builder = builder
         self._aliases = aliases
 
@@ -192,6 +206,10 @@ class TaskManager:
         # Task-local variables: each task has its own current Values.
         self._locals: Dict[int, Any] = {}
         self._builder = builder
+        # Steps beside a persistent task's tile loop take no stage (TS keeps
+        # only auxiliary steps there; a tspipe op there is R22).
+        self._beside_tile_loop = any(isinstance(r, WorkQueue)
+                                     for r in task.src_resources)
         self._replay(task, builder, task.schedule.body, {})
 
     def _replay(self, task: Task, builder, body: List[Any],
@@ -225,6 +243,9 @@ class TaskManager:
                 if carried:
                     for var, arg in zip(carried, entered[1]):
                         self._locals[id(var)] = arg
+                beside = self._beside_tile_loop
+                if node.kind == "work_tile_loop":
+                    self._beside_tile_loop = False
                 try:
                     self._replay(task, builder, node.body, inner,
                                  guard if node.kind in ("domain_loop",
@@ -237,6 +258,7 @@ class TaskManager:
                                 *[self._locals[id(v)] for v in carried])
                 finally:
                     scope.__exit__(None, None, None)
+                    self._beside_tile_loop = beside
                 for var, result in zip(carried, scope.results if carried
                                        else ()):
                     self._locals[id(var)] = result
@@ -258,7 +280,9 @@ class TaskManager:
         except (TypeError, ValueError):
             params = 1
         if params >= 2:
-            return bound(self.kernel, builder.__dict__.get("_tile_coords"))
+            # Built where the domain loop goes: in the tile loop.
+            return builder.work(bound, self.kernel,
+                                builder.__dict__.get("_tile_coords"))
         return bound(self.kernel)
 
     def _declare_queue(self, res: "WorkQueue"):
@@ -371,7 +395,7 @@ class TaskManager:
         if role is None:
             role = "producer" if res in task.dst_resources else "consumer"
         stage = LoopInfo(builder, self.aliases)
-        if res.pipeline_config is not None:
+        if res.pipeline_config is not None and not self._beside_tile_loop:
             stage = stages.get((res, role))
             if stage is None or stage._scope not in builder._stack:
                 stage = builder.current_stage(res.name, role, group=group)

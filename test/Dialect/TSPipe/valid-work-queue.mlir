@@ -118,3 +118,43 @@ func.func @R35_clc(%n: index) {
   }
   return
 }
+
+// -----
+
+// R22: the PDL points may surround the tile loop (TS runs its barrier
+// resources once before and after the persistent loop).
+// CHECK-LABEL: func.func @R22_pdl_around_tile_loop
+func.func @R22_pdl_around_tile_loop(%m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.work_queue @tiles grid(%m)
+    tspipe.task @load warps(0, 1) produces [@ring] {
+      // CHECK: tspipe.pdl_wait
+      tspipe.pdl_wait
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+      // CHECK: tspipe.pdl_launch_dependents
+      tspipe.pdl_launch_dependents
+    }
+    tspipe.task @use warps(1, 1) consumes [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %w = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+  }
+  return
+}

@@ -4,7 +4,9 @@
 // the kernel's work queue (ts-semantics 3 C/D, 4.1):
 //
 //   R22  a persistent task's body is its work_tile_loop and nothing of
-//        tspipe beside it (TS: only auxiliary steps around the loop).
+//        tspipe beside it but the PDL points, which run once before and
+//        after the persistent loop (TS: only auxiliary steps and barrier
+//        resources around the loop).
 //   R35  one work queue per kernel, walked by every task or by none; a CLC
 //        queue names a clc_fetch_async pipeline that exactly one scheduler
 //        task produces (and nothing else) and every task consumes; the
@@ -130,7 +132,7 @@ LogicalResult rules::verifyWorkQueueRules(KernelOp kernel) {
     if (!loops)
       continue;
     for (Operation &op : task.getBody().front())
-      if (!isa<WorkTileLoopOp>(op) &&
+      if (!isa<WorkTileLoopOp, PdlWaitOp, PdlLaunchDependentsOp>(op) &&
           isa_and_nonnull<TSPipeDialect>(op.getDialect())) {
         ok = false;
         op.emitOpError() << "[R22] only auxiliary work may surround the "
