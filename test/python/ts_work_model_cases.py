@@ -21,18 +21,25 @@ import sys
 import types
 
 import cutlass.pipeline as tpl
-from cutlass.experimental.task_scheduling import (
-    domain_loop, schedule, work_tile_loop)
+from cutlass.experimental.task_scheduling import domain_loop, schedule, work_tile_loop
 from cutlass.experimental.task_scheduling.enums import SignalingThreads
 from cutlass.experimental.task_scheduling.resources import (
-    MemoryResource, PdlLaunchBarrier, PdlWaitBarrier, PipelineConfig,
-    TileSchedulerConfig, WorkAttr, WorkQueue, consumer_work, producer_work)
+    MemoryResource,
+    PdlLaunchBarrier,
+    PdlWaitBarrier,
+    PipelineConfig,
+    TileSchedulerConfig,
+    WorkAttr,
+    WorkQueue,
+    consumer_work,
+    producer_work,
+)
 from cutlass.experimental.task_scheduling.task import Task
 from cutlass.experimental.task_scheduling.task_manager import TaskManager
 
 import tspipe.ts as own
-from tspipe.dialects import arith
 from tspipe import ir
+from tspipe.dialects import arith
 from tspipe.ts import from_ts
 from tspipe.ts.resources import MemoryResource as OwnResource
 from tspipe.ts.resources import PipelineConfig as OwnConfig

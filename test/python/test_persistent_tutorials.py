@@ -1,0 +1,251 @@
+"""The ports of CUTLASS's TS tutorials that use the work model
+(examples/python): ``copy_persistent_skip_tile`` and
+``copy_varlen_dynamic_domain`` (tutorial 3, sm_90a, with launch specs) and
+``gemm_cluster_2sm`` with its CLC variant (tutorial 4: PDL, a 2-CTA
+cluster, static and CLC work queues; sm_100a, compile-only). Each verifies,
+lowers and (where ptxas is found) assembles; the key sequence of each is
+pinned on the IR or the PTX, and the launch specs' references and checkers
+are run on a NumPy model of the kernel's tile walk."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tspipe.runtime.checks import CheckFailure
+from tspipe.runtime.harness import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+CTX = {"sm_count": 132, "ctas_per_sm": 1, "cluster": (1, 1, 1)}
+
+
+def _example(name):
+    folder = ROOT / "examples" / "python"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            f"tspipe_tutorial_{name}", folder / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(folder))
+
+
+def _spec(name):
+    return load_spec(ROOT / "examples" / f"{name}.py")
+
+
+def _assemble(ptx: str, tmp_path: Path, name: str, arch: str):
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        return
+    path = tmp_path / f"{name}.ptx"
+    path.write_text(ptx)
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-o",
+                           str(path.with_suffix(".cubin")), str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def _entry_matches_spec(spec, ptx: str):
+    """The PTX entry's parameters have the sizes the spec's kinds give (as
+    the runner checks them before a launch)."""
+    from tspipe.runtime import ptx as ptxmod
+
+    entry = ptxmod.parse_entries(ptx)[spec.KERNEL]
+    sizes = {"ptr": 8, "i32": 4, "i64": 8}
+    assert [p.size for p in entry.params] == [sizes[k] for _, k in
+                                              spec.PARAMS]
+
+
+def _task(text: str, name: str) -> str:
+    """The text of ``tspipe.task @name`` up to the next task (or the end)."""
+    start = text.index(f"tspipe.task @{name} ")
+    nxt = text.find("tspipe.task @", start + 1)
+    return text[start:nxt if nxt >= 0 else len(text)]
+
+
+def _in_order(text: str, *needles: str) -> bool:
+    at = 0
+    for needle in needles:
+        at = text.find(needle, at)
+        if at < 0:
+            return False
+        at += len(needle)
+    return True
+
+
+# -- copy_persistent_skip_tile ------------------------------------------------
+
+def test_copy_persistent_skip_tile_verifies_and_lowers(tmp_path):
+    example = _example("copy_persistent_skip_tile")
+    tm = example.build()
+    text = str(tm.module)
+    task = _task(text, "PersistentCopyTask")
+    # The queue's skip_if: tile >= logical_tiles; the copy loop skippable;
+    # the bookkeeping (a static queue's advance) on every tile.
+    assert _in_order(task, "tspipe.work_tile_loop @WorkQueue skip_if",
+                     "arith.cmpi uge", "tspipe.skip_tile",
+                     "tspipe.skippable", "tspipe.domain_loop", "llvm.load",
+                     "llvm.store", "tspipe.advance_work_tile @WorkQueue"), task
+    ptx = tm.to_ptx("sm_90a")
+    # The static walk: from this CTA's linear id, stride the CTAs launched.
+    assert "%nctaid.x" in ptx and "ld.global" in ptx and "st.global" in ptx
+    _entry_matches_spec(_spec("copy_persistent_skip_tile"), ptx)
+    _assemble(ptx, tmp_path, "copy_persistent_skip_tile", "sm_90a")
+
+
+def _walk_skip_tile(spec, inputs, grid, skip_from=None):
+    """What the kernel does: CTA c walks tiles c, c + G, ... of the queue
+    and copies those below logical_tiles (or ``skip_from``)."""
+    logical, launched = int(inputs["logical_tiles"]), int(inputs["launch_tiles"])
+    skip_from = logical if skip_from is None else skip_from
+    a = inputs["a"].reshape(spec.ROWS, spec.TILE_COLS * logical)
+    b = np.full(a.shape, 0xFFFF, np.uint16)
+    for cta in range(grid):
+        for tile in range(cta, launched, grid):
+            if tile >= skip_from:
+                continue
+            cols = slice(tile * spec.TILE_COLS, (tile + 1) * spec.TILE_COLS)
+            b[:, cols] = a[:, cols]
+    return b.reshape(-1)
+
+
+def test_copy_persistent_skip_tile_spec():
+    spec = _spec("copy_persistent_skip_tile")
+    example = _example("copy_persistent_skip_tile")
+    tm = example.build()
+    assert spec.KERNEL == tm.kernel.name
+    assert [p for p, _ in spec.PARAMS] == [
+        a if isinstance(a, str) else a[0] for a in tm.kernel.args]
+    assert spec.BLOCK_THREADS == tm.kernel.block_threads
+    assert (spec.ROWS, spec.TILE_COLS) == (example.ROWS, example.TILE_COLS)
+    checks = spec.problems("check", CTX)
+    assert any(p["launch_tiles"] > p["logical_tiles"] for p in checks)
+    assert any(p["launch_tiles"] < p["grid"][0] for p in checks)
+    assert any(p["logical_tiles"] % p["grid"][0] for p in checks)
+    (small,) = spec.problems("sanitize", CTX)
+    assert small["launch_tiles"] > small["logical_tiles"] > small["grid"][0]
+    inputs = spec.make_inputs(np.random.default_rng(3), small)
+    got = {"b": _walk_skip_tile(spec, inputs, small["grid"][0])}
+    assert spec.check(got, inputs)["mismatches"] == 0
+    # A tile skipped that should not be (the skip off by one) fails.
+    short = _walk_skip_tile(spec, inputs, small["grid"][0],
+                            skip_from=small["logical_tiles"] - 1)
+    with pytest.raises(CheckFailure) as err:
+        spec.check({"b": short}, inputs)
+    assert err.value.mismatches == spec.ROWS * spec.TILE_COLS
+
+
+# -- copy_varlen_dynamic_domain -----------------------------------------------
+
+def test_copy_varlen_dynamic_domain_verifies_and_lowers(tmp_path):
+    example = _example("copy_varlen_dynamic_domain")
+    tm = example.build()
+    text = str(tm.module)
+    # The domain start (the thread index) is computed before the kernel's
+    # tasks; the end per tile, inside the tile loop, from the offsets (R20).
+    assert text.index("gpu.thread_id  x") < text.index("tspipe.kernel")
+    task = _task(text, "VarlenCopyTask")
+    assert _in_order(task, "tspipe.work_tile_loop @WorkQueue", "llvm.load",
+                     "llvm.load", "arith.subi", "tspipe.domain_loop",
+                     "tspipe.advance_work_tile @WorkQueue"), task
+    assert re.search(r"tspipe.domain_loop %\w+ = %\w+ to %\w+ step %c128",
+                     task), task
+    ptx = tm.to_ptx("sm_90a")
+    assert "%tid.x" in ptx
+    _entry_matches_spec(_spec("copy_varlen_dynamic_domain"), ptx)
+    _assemble(ptx, tmp_path, "copy_varlen_dynamic_domain", "sm_90a")
+
+
+def _walk_varlen(inputs, grid, block):
+    """What the kernel does: tile i copies its segment, thread t taking
+    elements t, t + block, ..."""
+    n, width = int(inputs["num_segments"]), int(inputs["max_len"])
+    offsets, a = inputs["offsets"], inputs["a"].view(np.uint32)
+    b = np.full(n * width, 0xFFFFFFFF, np.uint32)
+    for cta in range(grid):
+        for tile in range(cta, n, grid):
+            length = int(offsets[tile + 1] - offsets[tile])
+            for t in range(block):
+                for j in range(t, length, block):
+                    b[tile * width + j] = a[offsets[tile] + j]
+    return b
+
+
+def test_copy_varlen_dynamic_domain_spec():
+    spec = _spec("copy_varlen_dynamic_domain")
+    tm = _example("copy_varlen_dynamic_domain").build()
+    assert spec.KERNEL == tm.kernel.name
+    assert [p for p, _ in spec.PARAMS] == [
+        a if isinstance(a, str) else a[0] for a in tm.kernel.args]
+    assert spec.BLOCK_THREADS == tm.kernel.block_threads
+    # Segments longer than two CTA-widths: threads run several iterations.
+    assert spec.MAX_LEN > 2 * spec.BLOCK_THREADS
+    (small,) = spec.problems("sanitize", CTX)
+    inputs = spec.make_inputs(np.random.default_rng(5), small)
+    got = {"b": _walk_varlen(inputs, small["grid"][0], spec.BLOCK_THREADS)}
+    assert spec.check(got, inputs)["mismatches"] == 0
+    # A write past a segment's end (into the padding) fails.
+    bad = got["b"].copy()
+    row = 0
+    length = int(inputs["offsets"][1] - inputs["offsets"][0])
+    if length < small["max_len"]:
+        bad[row * small["max_len"] + length] = 0
+        with pytest.raises(CheckFailure):
+            spec.check({"b": bad}, inputs)
+
+
+# -- gemm_cluster_2sm and its CLC variant ----------------------------------------
+
+@pytest.mark.parametrize("name", ["gemm_cluster_2sm", "gemm_cluster_2sm_clc"])
+def test_gemm_cluster_2sm_verifies_and_lowers(name, tmp_path):
+    tm = _example(name).build()
+    text = str(tm.module)
+    # PDL: the A loads wait for the previous grid once, before the first
+    # tile, and launch the dependents after the last (R37; R22 lets the PDL
+    # points surround the tile loop).
+    load_a = _task(text, "LoadATask")
+    assert _in_order(load_a, "tspipe.pdl_wait", "tspipe.work_tile_loop",
+                     "tspipe.producer_acquire @SmemA",
+                     "tspipe.advance_work_tile @WorkQueue",
+                     "tspipe.pdl_launch_dependents"), load_a
+    assert "tspipe.pdl_pipelines = [@SmemA]" in text
+    # The 2-CTA pair: cluster layout (2, 1, 1, 1), pair-leader signalling.
+    assert "tspipe.kernel warps(8) cluster([2, 1, 1])" in text, text
+    assert text.count("cta_layout_vmnk = [2, 1, 1, 1]") == (4 if "clc" in name
+                                                           else 3), text
+    assert ("num_bytes = 32768, producer_group = <thread, 1>, consumer_group "
+            "= <thread, 1>, cta_layout_vmnk = [2, 1, 1, 1], consumer_signaling"
+            " = cta_leader, num_bytes_per_warp_per_cta = 16384") in text
+    assert ("consumer_group = <thread, 256>, cta_layout_vmnk = [2, 1, 1, 1], "
+            "producer_signaling = cta_leader") in text
+    ptx = tm.to_ptx("sm_100a")
+    assert ptx.index("griddepcontrol.wait") < \
+        ptx.index("griddepcontrol.launch_dependents")
+    assert "tcgen05.commit.cta_group::2" in ptx
+    assert ".reqnctapercluster 2, 1, 1" in ptx
+    if name.endswith("_clc"):
+        sched = _task(text, "WorkScheduleTask")
+        assert _in_order(sched, "tspipe.work_tile_loop @WorkQueue",
+                         "tspipe.producer_acquire @WorkQueue_clc",
+                         "tspipe.fetch_work_tile @WorkQueue",
+                         "tspipe.producer_commit @WorkQueue_clc",
+                         "tspipe.consumer_wait @WorkQueue_clc",
+                         "tspipe.advance_work_tile @WorkQueue",
+                         "tspipe.consumer_release @WorkQueue_clc"), sched
+        assert "clusterlaunchcontrol.try_cancel" in ptx
+        assert "clusterlaunchcontrol.query_cancel.is_canceled" in ptx
+    else:
+        assert "tspipe.work_queue @WorkQueue grid(" in text
+        assert "clusterlaunchcontrol" not in ptx
+        assert "tspipe.task @PaddingTask warps(7, 1)" in text
+    _assemble(ptx, tmp_path, name, "sm_100a")
