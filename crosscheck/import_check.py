@@ -162,6 +162,43 @@ def _entries(ops, guard: str, out: List[list]):
         placeholder = None
 
 
+def _task_parts(ops, task: dict, part: str = "head",
+                in_tile: bool = False) -> str:
+    """Fills ``task``'s head, loop and tail from a block's operations; a
+    persistent task's ``tspipe.work_tile_loop`` (its queue and whether it
+    has ``skip_if`` in ``task["tile_loop"]``) and its ``tspipe.skippable``
+    parts are looked through, the steps beside the tile loop are head /
+    tail entries. In the tile loop, values computed outside a tspipe op (a
+    per-tile domain end, either builder's) are no entries. Returns the part
+    the next operation belongs to."""
+    for child in ops:
+        child = child.operation
+        if in_tile and not child.name.startswith("tspipe.") and \
+                len(child.results) > 0:
+            continue
+        if child.name == "tspipe.domain_loop":
+            entries: List[list] = []
+            _entries(child.regions[0].blocks[0].operations, "always",
+                     entries)
+            task["loop"] = {"bounds": [_constant(v) for v in child.operands],
+                            "body": entries}
+            part = "tail"
+        elif child.name == "tspipe.work_tile_loop":
+            task["tile_loop"] = {
+                "queue": _symbol(child, "queue"),
+                "skip_if": len(child.regions) > 1
+                and len(child.regions[0].blocks) > 0
+                and len(child.regions[1].blocks) > 0}
+            part = _task_parts(child.regions[-1].blocks[0].operations, task,
+                               part, True)
+        elif child.name == "tspipe.skippable":
+            part = _task_parts(child.regions[0].blocks[0].operations, task,
+                               part, in_tile)
+        else:
+            _entries([child], "always", task[part])
+    return part
+
+
 def normal_form(module) -> Dict[str, object]:
     """The schedule of the module's ``tspipe.kernel`` as plain data (JSON):
     the kernel's warps and cluster, pipelines (name, config text,
@@ -208,19 +245,7 @@ def normal_form(module) -> Dict[str, object]:
                     "produces": _symbols(op, "produces"),
                     "consumes": _symbols(op, "consumes"),
                     "head": [], "loop": None, "tail": []}
-            part = "head"
-            for child in op.regions[0].blocks[0].operations:
-                child = child.operation
-                if child.name == "tspipe.domain_loop":
-                    entries: List[list] = []
-                    _entries(child.regions[0].blocks[0].operations, "always",
-                             entries)
-                    task["loop"] = {"bounds": [_constant(v)
-                                               for v in child.operands],
-                                    "body": entries}
-                    part = "tail"
-                else:
-                    _entries([child], "always", task[part])
+            _task_parts(op.regions[0].blocks[0].operations, task)
             out["tasks"].append(task)
         else:
             out.setdefault("other", []).append(op.name)

@@ -220,7 +220,8 @@ def test_gemm_cluster_2sm_verifies_and_lowers(name, tmp_path):
                      "tspipe.pdl_launch_dependents"), load_a
     assert "tspipe.pdl_pipelines = [@SmemA]" in text
     # The 2-CTA pair: cluster layout (2, 1, 1, 1), pair-leader signalling.
-    assert "tspipe.kernel warps(8) cluster([2, 1, 1])" in text, text
+    assert tm.kernel.num_warps == 8 and tm.kernel.cluster == (2, 1, 1)
+    assert " cluster([2, 1, 1])" in text, text
     assert text.count("cta_layout_vmnk = [2, 1, 1, 1]") == (4 if "clc" in name
                                                            else 3), text
     assert ("num_bytes = 32768, producer_group = <thread, 1>, consumer_group "

@@ -55,6 +55,10 @@ def test_import_matches_native_front_end(imported, case):
     record = imported[case]
     assert record["imported"] == record["native"]
     assert record["ptx_lines"] > 0
+    # crosscheck's normal form (crosscheck/import_check.py) sees the tile
+    # loop, the domain bounds and the steps around the loop alike.
+    assert record["shape_imported"] == record["shape_native"]
+    assert all(task[1] is not None for task in record["shape_imported"])
 
 
 def test_static_queue_with_skipped_tiles(imported):

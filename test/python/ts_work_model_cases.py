@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from pathlib import Path
 
 import cutlass.pipeline as tpl
 from cutlass.experimental.task_scheduling import domain_loop, schedule, work_tile_loop
@@ -366,7 +367,21 @@ def case_clc():
     return ts_tm, own_tm, "sm_100a"
 
 
+def _tile_shape(form) -> list:
+    """Per task of crosscheck's normal form: the tile loop, the domain
+    bounds and the head / tail steps (work steps left out: the importer's
+    placeholders stand where the direct build has none)."""
+    def steps(entries):
+        return [e[1] for e in entries if not e[1].endswith("_work")]
+    return [[t["name"], t.get("tile_loop"), (t["loop"] or {}).get("bounds"),
+             steps(t["head"]), steps(t["tail"])] for t in form["tasks"]]
+
+
 def main(names) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]
+                           / "crosscheck"))
+    from import_check import normal_form
+
     for name in names:
         ts_tm, own_tm, arch = globals()[f"case_{name}"]()
         kernel = from_ts(ts_tm, arch=arch, name=name)
@@ -374,6 +389,8 @@ def main(names) -> int:
         print(json.dumps({
             "case": name, "imported": skeleton(kernel.module),
             "native": skeleton(own_tm.module),
+            "shape_imported": _tile_shape(normal_form(kernel.module)),
+            "shape_native": _tile_shape(normal_form(own_tm.module)),
             "ptx_lines": len(ptx.splitlines()),
             "text": str(kernel.module)}))
     return 0
