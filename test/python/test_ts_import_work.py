@@ -38,7 +38,8 @@ def imported(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=_tspipe_path(path),
                CUTE_DSL_ARCH="sm_100a")
     out = subprocess.run([TS_PYTHON, str(HERE / "ts_work_model_cases.py"),
-                          *CASES], capture_output=True, text=True, env=env,
+                          *CASES, "overrides"], capture_output=True,
+                         text=True, env=env,
                          timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
     found = {}
@@ -46,7 +47,7 @@ def imported(tmp_path_factory):
         if line.startswith("{"):
             record = json.loads(line)
             found[record["case"]] = record
-    assert sorted(found) == sorted(CASES), out.stdout[-2000:]
+    assert sorted(found) == sorted(CASES + ("overrides",)), out.stdout[-2000:]
     return found
 
 
@@ -95,3 +96,19 @@ def test_clc_queue_and_scheduler(imported):
     assert "smem_bytes(32)" in text, text
     assert "tspipe.fetch_work_tile @WorkQueue" in text, text
     assert text.count("tspipe.advance_work_tile @WorkQueue") == 3, text
+
+
+def test_the_runtime_code_can_be_given(imported):
+    # from_ts(skip_if=, grid=, domain_end=): the tspipe forms of TS's
+    # predicate, tile grid and get_domain replace the placeholders.
+    record = imported["overrides"]
+    skip, varlen = record["skip"], record["varlen"]
+    assert "ts skip_if:" not in skip and "arith.cmpi uge" in skip, skip
+    assert "tspipe.work_queue @WorkQueue grid(%c9, %c1, %c1)" in skip, skip
+    assert "ts domain:" not in varlen, varlen
+    lines = varlen.splitlines()
+    loop = next(i for i, l in enumerate(lines) if "tspipe.work_tile_loop" in l)
+    end = next(i for i, l in enumerate(lines) if "arith.addi" in l)
+    domain = next(i for i, l in enumerate(lines) if "tspipe.domain_loop" in l)
+    assert loop < end < domain, varlen
+    assert record["ptx_lines"] > 0

@@ -367,6 +367,26 @@ def case_clc():
     return ts_tm, own_tm, "sm_100a"
 
 
+def overrides():
+    """``from_ts`` given the tspipe forms of TS's runtime code: the skip
+    predicate, the per-tile domain end and the static grid."""
+    ts_tm, _, arch = case_skip()
+
+    def below_four(m, n, l):
+        return arith.cmpi(arith.CmpIPredicate.uge, m,
+                          arith.constant(ir.IndexType.get(), 4))
+
+    skip = from_ts(ts_tm, arch=arch, name="skip_given", skip_if=below_four,
+                   grid=(9, 1, 1))
+    ts_tm, _, arch = case_varlen()
+    varlen = from_ts(ts_tm, arch=arch, name="varlen_given",
+                     domain_end={"VarlenCopyTask": _first_plus_one})
+    return {"case": "overrides", "skip": str(skip.module),
+            "varlen": str(varlen.module),
+            "ptx_lines": len(skip.to_ptx(arch).splitlines())
+            + len(varlen.to_ptx(arch).splitlines())}
+
+
 def _tile_shape(form) -> list:
     """Per task of crosscheck's normal form: the tile loop, the domain
     bounds and the head / tail steps (work steps left out: the importer's
@@ -383,6 +403,9 @@ def main(names) -> int:
     from import_check import normal_form
 
     for name in names:
+        if name == "overrides":
+            print(json.dumps(overrides()))
+            continue
         ts_tm, own_tm, arch = globals()[f"case_{name}"]()
         kernel = from_ts(ts_tm, arch=arch, name=name)
         ptx = kernel.to_ptx(arch)
