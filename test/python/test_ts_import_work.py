@@ -4,7 +4,9 @@ make pytest``): a static work queue with skip_if / skippable, a per-tile
 domain from get_domain, PDL points around the tile loop, and the CLC-driven
 queue with its scheduler task are imported, give the tspipe ops tspipe's own
 TS vocabulary gives for the same kernel (ts_work_model_cases.py), and lower
-to PTX (tspipe.ts.import_work)."""
+to PTX (tspipe.ts.import_work); so does the whole of CUTLASS's TS tutorial
+4 (gemm_cluster_2sm, static and CLC), built from TS's objects and compared
+with its port."""
 
 import json
 import os
@@ -15,7 +17,7 @@ import pytest
 
 TS_PYTHON = os.environ.get("TS_PYTHON")
 HERE = Path(__file__).resolve().parent
-CASES = ("skip", "varlen", "pdl", "clc")
+CASES = ("skip", "varlen", "pdl", "clc", "gemm2sm", "gemm2sm_clc")
 
 
 def _tspipe_path(tmp_path):
@@ -112,3 +114,18 @@ def test_the_runtime_code_can_be_given(imported):
     domain = next(i for i, l in enumerate(lines) if "tspipe.domain_loop" in l)
     assert loop < end < domain, varlen
     assert record["ptx_lines"] > 0
+
+
+@pytest.mark.parametrize("case", ["gemm2sm", "gemm2sm_clc"])
+def test_tutorial_4_imports_as_its_port(imported, case):
+    text = imported[case]["text"]
+    assert "tspipe.pdl_pipelines = [@SmemA]" in text, text
+    assert " cluster([2, 1, 1])" in text, text
+    # TS's allocations size the buffers: 3 stages of 16 KiB per operand,
+    # 512 accumulator columns.
+    assert text.count("smem_bytes(49152)") == 2, text
+    assert "tmem_columns(512)" in text, text
+    # The auxiliary steps name no stage (TS exempts them from the bracket
+    # rules): the ones beside the tile loop and the accumulator's per-tile
+    # one before its acquire.
+    assert "ts work: TmemC.init_work_tile_state" in text, text

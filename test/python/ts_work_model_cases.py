@@ -11,7 +11,9 @@ The shapes are those of CUTLASS's TS tutorials 3 and 4: a static queue with
 domain from a ``get_domain`` override (``copy_varlen_dynamic_domain``), PDL
 points around the tile loop and an auxiliary step before it
 (``gemm_cluster_2sm``'s load task), and the CLC-driven queue with its
-scheduler task (its CLC variant).
+scheduler task (its CLC variant); ``gemm2sm`` / ``gemm2sm_clc`` are the
+whole of tutorial 4's kernel in TS's objects, compared with its port
+(examples/python/gemm_cluster_2sm.py).
 """
 
 from __future__ import annotations
@@ -365,6 +367,264 @@ def case_clc():
         {oring: [owq], owq: [owq]}, verbose=False, name="clc",
         arch="sm_100a")
     return ts_tm, own_tm, "sm_100a"
+
+
+# -- CUTLASS's TS tutorial 4 (gemm_cluster_2sm) with TS's objects ---------------
+
+class GemmAb(MemoryResource):
+    @consumer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_tile_coords(self, stage_info):
+        pass
+
+    @consumer_work
+    def compute_coords(self, stage_info):
+        pass
+
+
+class GemmSmem(MemoryResource):
+    def __init__(self, size, **kwargs):
+        super().__init__(**kwargs)
+        from cutlass.experimental.task_scheduling.memory import SmemAllocation
+        self._alloc = SmemAllocation(f"smem_{kwargs['name']}", size)
+
+    def get_smem_requirements(self):
+        return [self._alloc]
+
+    @producer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_load_state(self, stage_info):
+        pass
+
+    @consumer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_descriptors(self, stage_info):
+        pass
+
+    @producer_work
+    def tma_load(self, stage_info):
+        pass
+
+    @consumer_work
+    def build_desc(self, stage_info):
+        pass
+
+
+class GemmTmem(MemoryResource):
+    def __init__(self, columns, **kwargs):
+        super().__init__(**kwargs)
+        from cutlass.experimental.task_scheduling.memory import TmemAllocation
+        self._alloc = TmemAllocation("tmem_acc", columns)
+
+    def get_tmem_requirements(self):
+        return [self._alloc]
+
+    @producer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_accumulator_state(self, stage_info):
+        pass
+
+    @producer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_work_tile_state(self, stage_info):
+        pass
+
+    @consumer_work(work_attrs=WorkAttr.AUXILIARY)
+    def init_store_state(self, stage_info):
+        pass
+
+    @producer_work
+    def mma(self, stage_info):
+        pass
+
+    @consumer_work
+    def load_subtile(self, stage_info):
+        pass
+
+
+class GemmD(MemoryResource):
+    @producer_work
+    def store(self, stage_info):
+        pass
+
+
+def _tutorial4(clc: bool):
+    """The TS objects of gemm_cluster_2sm (examples/python/gemm_cluster_2sm.py
+    gives its constants and schedules in tspipe's vocabulary)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"
+                           / "python"))
+    import gemm_cluster_2sm as port
+    from cutlass.experimental.task_scheduling.memory import SmemAllocator
+    from cutlass.experimental.task_scheduling.memory import TmemAllocator
+
+    layout = port.CTA_LAYOUT_VMNK
+    warps = 7 + (1 if clc else 0)
+    padding = (warps + 3) // 4 * 4 - warps
+
+    def ab(per_cta):
+        return PipelineConfig.create_tma_umma_pipeline_cfg(
+            num_stages=port.AB_STAGES, num_bytes=per_cta * port.NUM_MMA_CTAS,
+            producer_group=g(1), consumer_group=g(port.NUM_PAIRS),
+            cta_layout_vmnk=layout,
+            consumer_signaling_threads=SignalingThreads.CtaLeader,
+            num_bytes_per_warp_per_cta=per_cta)
+
+    gmem_ab = GemmAb(name="GmemAb")
+    smem_a = GemmSmem(port.A_BYTES_PER_CTA * port.AB_STAGES, name="SmemA",
+                      pipeline_config=ab(port.A_BYTES_PER_CTA))
+    smem_b = GemmSmem(port.B_BYTES_PER_CTA * port.AB_STAGES, name="SmemB",
+                      pipeline_config=ab(port.B_BYTES_PER_CTA))
+    pdl_wait = PdlWaitBarrier(name="PdlWait")
+    pdl_launch = PdlLaunchBarrier(name="PdlLaunch")
+    tmem_c = GemmTmem(port.TMEM_COLUMNS, name="TmemC",
+                      pipeline_config=PipelineConfig.create_umma_async_pipeline_cfg(
+                          num_stages=port.ACC_STAGES, producer_group=g(1),
+                          consumer_group=g(port.NUM_EPILOGUE_WARPS * 32
+                                           * port.NUM_MMA_CTAS),
+                          cta_layout_vmnk=layout,
+                          producer_signaling_threads=SignalingThreads.CtaLeader))
+    gmem_d = GemmD(name="GmemD")
+    if clc:
+        ccfg = PipelineConfig.create_clc_fetch_async_pipeline_cfg(
+            num_stages=port.NUM_SCHEDULER_STAGES, num_bytes=16,
+            producer_group=g(1),
+            consumer_group=g(32 * port.CLUSTER_SIZE * (warps + padding)),
+            cta_layout_vmnk=layout,
+            producer_signaling_threads=SignalingThreads.CtaLeader,
+            consumer_signaling_threads=SignalingThreads.All)
+        tsc = TileSchedulerConfig.\
+            create_clc_dynamic_persistent_tile_scheduler_params(
+                tile_scheduler_params=types.SimpleNamespace(),
+                response_ptr=None)
+        wq = WorkQueue(tile_scheduler_config=tsc, pipeline_config=ccfg,
+                       name="WorkQueue")
+    else:
+        wq = WorkQueue(tile_scheduler_config=static_cfg((4, 4, 1)),
+                       name="WorkQueue")
+    smem = SmemAllocator()
+    smem.add_resource(smem_a)
+    smem.add_resource(smem_b)
+    smem.compute_layout()
+    tmem = TmemAllocator()
+    tmem.add_resource(tmem_c)
+    tmem.compute_layout()
+
+    @schedule
+    def load_a(gm, sm, wait, launch, q):
+        wait.wait_griddep()
+        sm.init_load_state()
+        with work_tile_loop(q):
+            gm.init_tile_coords()
+            with domain_loop(0, port.NUM_K_TILES, 1):
+                gm.compute_coords()
+                sm.try_acquire()
+                sm.acquire()
+                sm.tma_load()
+                sm.commit()
+            _bookkeeping(q)
+        launch.launch_griddep()
+
+    @schedule
+    def load_b(gm, sm, q):
+        sm.init_load_state()
+        with work_tile_loop(q):
+            gm.init_tile_coords()
+            with domain_loop(0, port.NUM_K_TILES, 1):
+                gm.compute_coords()
+                sm.try_acquire()
+                sm.acquire()
+                sm.tma_load()
+                sm.commit()
+            _bookkeeping(q)
+
+    @schedule
+    def mma(sa, sb, acc, q):
+        sa.init_descriptors()
+        sb.init_descriptors()
+        acc.init_accumulator_state()
+        with work_tile_loop(q):
+            acc.init_work_tile_state()
+            acc.try_acquire()
+            acc.acquire()
+            with domain_loop(0, port.NUM_K_TILES, 1):
+                sa.try_wait()
+                sb.try_wait()
+                sa.wait()
+                sb.wait()
+                sa.build_desc()
+                sb.build_desc()
+                acc.mma()
+                sa.release()
+                sb.release()
+            acc.commit()
+            _bookkeeping(q)
+
+    @schedule
+    def store(acc, gd, q):
+        acc.init_store_state()
+        with work_tile_loop(q):
+            with domain_loop(0, port.NUM_K_TILES, 1):
+                pass
+            acc.try_wait()
+            acc.wait()
+            for _ in range(port.SUBTILES):
+                acc.load_subtile()
+                gd.store()
+            acc.release()
+            _bookkeeping(q)
+
+    @schedule
+    def pad(q):
+        with work_tile_loop(q):
+            with domain_loop(0, port.NUM_K_TILES, 1):
+                pass
+            _bookkeeping(q)
+
+    @schedule
+    def scheduler(q):
+        with work_tile_loop(q):
+            with domain_loop(0, 0, 1):
+                pass
+            q.try_acquire()
+            q.acquire()
+            q.fetch_work_tile()
+            q.commit()
+            _bookkeeping(q)
+
+    tasks = [
+        Task([gmem_ab, pdl_wait, wq], [smem_a, pdl_launch], 4, 1,
+             schedule=load_a(gmem_ab, smem_a, pdl_wait, pdl_launch, wq),
+             num_registers=40, name="LoadATask"),
+        Task([gmem_ab, wq], [smem_b], 5, 1,
+             schedule=load_b(gmem_ab, smem_b, wq), num_registers=40,
+             name="LoadBTask"),
+        Task([smem_a, smem_b, wq], [tmem_c], 6, 1,
+             schedule=mma(smem_a, smem_b, tmem_c, wq), num_registers=40,
+             name="MmaTask"),
+        Task([tmem_c, wq], [gmem_d], 0, port.NUM_EPILOGUE_WARPS,
+             schedule=store(tmem_c, gmem_d, wq), num_registers=160,
+             name="StoreTask"),
+    ]
+    if padding:
+        tasks.append(Task([wq], [], warps, padding, schedule=pad(wq),
+                          num_registers=40, name="PaddingTask"))
+    if clc:
+        tasks.append(Task([wq], [wq], warps - 1, 1, schedule=scheduler(wq),
+                          num_registers=40, name="WorkScheduleTask"))
+    graph = {pdl_launch: [], smem_a: [gmem_ab, pdl_wait, wq],
+             smem_b: [gmem_ab, wq], tmem_c: [smem_a, smem_b, wq],
+             gmem_d: [tmem_c, wq]}
+    if clc:
+        graph[wq] = [wq]
+    # TS's own checks run; its exhaustive interleaving search (a million
+    # states here, minutes) is left out.
+    ts_tm = TaskManager(tasks, graph, smem_allocator=smem,
+                        tmem_allocator=tmem, verbose=False,
+                        exhaustive_deadlock_race_check=False)
+    return ts_tm, port.build(clc=clc), "sm_100a"
+
+
+def case_gemm2sm():
+    return _tutorial4(False)
+
+
+def case_gemm2sm_clc():
+    return _tutorial4(True)
 
 
 def overrides():

@@ -237,12 +237,12 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
           responses: Optional[Dict[str, Any]] = None):
     for entry in entries:
         resource, stage = entry[0], _name(entry[1])
-        label = entry[4] if len(entry) > 4 and entry[4] else None
+        # Loop entries carry (resource, stage, call, guard, label), head and
+        # tail entries (resource, stage, call, label).
+        label = entry[4] if len(entry) > 4 else \
+            entry[3] if len(entry) == 4 and isinstance(entry[3], str) else None
+        label = label or None
         if is_work_queue(resource):
-            # Head / tail entries carry their label fourth.
-            if label is None and len(entry) == 4 and \
-                    isinstance(entry[3], str):
-                label = entry[3]
             if queues is None or responses is None:
                 raise NotImplementedError(
                     f"task {task_name!r}: a step on work queue "
@@ -269,8 +269,11 @@ def _emit(builder, task_name: str, entries: List[tuple], stages: _Stages,
             getattr(builder, verb)()
         elif stage in _WORK:
             side = "producer" if stage.startswith("Producer") else "consumer"
+            # An auxiliary step is outside the bracket rules (TS exempts
+            # it from R32 / R33): it names no stage.
             _placeholder(builder, task_name, resource.name,
                          label or _WORK[stage],
+                         None if "Aux" in stage else
                          stages.of(resource.name, side, group_name))
             if aliases is not None and "Aux" not in stage:
                 aliases.touch(builder, resource)
