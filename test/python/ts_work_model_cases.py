@@ -449,8 +449,7 @@ def _tutorial4(clc: bool):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"
                            / "python"))
     import gemm_cluster_2sm as port
-    from cutlass.experimental.task_scheduling.memory import SmemAllocator
-    from cutlass.experimental.task_scheduling.memory import TmemAllocator
+    from cutlass.experimental.task_scheduling.memory import SmemAllocator, TmemAllocator
 
     layout = port.CTA_LAYOUT_VMNK
     warps = 7 + (1 if clc else 0)
