@@ -40,7 +40,8 @@ def imported(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=_tspipe_path(path),
                CUTE_DSL_ARCH="sm_100a")
     out = subprocess.run([TS_PYTHON, str(HERE / "ts_work_model_cases.py"),
-                          *CASES, "overrides"], capture_output=True,
+                          *CASES, "overrides", "errors"],
+                         capture_output=True,
                          text=True, env=env,
                          timeout=600)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
@@ -49,7 +50,7 @@ def imported(tmp_path_factory):
         if line.startswith("{"):
             record = json.loads(line)
             found[record["case"]] = record
-    assert sorted(found) == sorted(CASES + ("overrides",)), out.stdout[-2000:]
+    assert sorted(found) == sorted(CASES + ("overrides", "errors")), out.stdout[-2000:]
     return found
 
 
@@ -129,3 +130,23 @@ def test_tutorial_4_imports_as_its_port(imported, case):
     # rules): the ones beside the tile loop and the accumulator's per-tile
     # one before its acquire.
     assert "ts work: TmemC.init_work_tile_state" in text, text
+
+
+def test_what_is_not_modelled_is_said(imported):
+    errors = imported["errors"]
+    assert "2 work queues (Q1, Q2)" in errors["two_queues"]
+    assert "(R35)" in errors["two_queues"]
+    assert "are not all ints" in errors["dynamic_start"]
+    assert "get_domain" in errors["dynamic_start"]
+
+
+def test_guard_in_a_persistent_task(imported):
+    # every(2, start=1) inside the tile loop's domain loop.
+    text = _task_text(imported["pdl"]["text"], "use")
+    assert "tspipe.every period(2) start(1)" in text, text
+
+
+def _task_text(text, name):
+    start = text.index(f"tspipe.task @{name} ")
+    nxt = text.find("tspipe.task @", start + 1)
+    return text[start:nxt if nxt >= 0 else len(text)]

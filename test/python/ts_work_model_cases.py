@@ -253,9 +253,11 @@ def _pdl_schedules(domain, sched, wq_tiles):
     @sched
     def use(r, q):
         with wq_tiles(q):
-            with domain(0, 4, 1):
+            with domain(0, 4, 1) as d:
                 r.wait()
-                r.consumer_work()
+                # A loop guard inside the tile loop's domain loop.
+                with d.every(2, start=1):
+                    r.consumer_work()
                 r.release()
             _bookkeeping(q)
 
@@ -626,6 +628,51 @@ def case_gemm2sm_clc():
     return _tutorial4(True)
 
 
+def errors():
+    """What ``from_ts`` does not model, each a NotImplementedError: two
+    work queues, a domain start that is not an int."""
+    out = {}
+    q1 = WorkQueue(tile_scheduler_config=static_cfg((2, 1, 1)), name="Q1")
+    q2 = WorkQueue(tile_scheduler_config=static_cfg((2, 1, 1)), name="Q2")
+    res = Copy(name="Copy")
+
+    @schedule
+    def s(c, q):
+        with work_tile_loop(q):
+            with domain_loop(0, 2, 1):
+                c.copy_tile_row()
+            _bookkeeping(q)
+
+    # TS's TaskManager refuses two queues itself: its tasks, as a manager.
+    tm = types.SimpleNamespace(
+        tasks=[Task([q1], [res], 0, 1, schedule=s(res, q1), name="a"),
+               Task([q2], [res], 1, 1, schedule=s(res, q2), name="b")],
+        resource_dependency_graph={res: [q1, q2]})
+    try:
+        from_ts(tm, dependency_graph=False)
+    except NotImplementedError as err:
+        out["two_queues"] = str(err)
+
+    class Runtime:
+        """A start TS holds as a traced value."""
+
+    @schedule
+    def t(c, q):
+        with work_tile_loop(q):
+            with domain_loop(Runtime(), 2, 1):
+                c.copy_tile_row()
+            _bookkeeping(q)
+
+    tm = TaskManager([Task([q1], [res], 0, 1, schedule=t(res, q1), name="a")],
+                     {res: [q1]}, verbose=False, skip_validation=True)
+    try:
+        from_ts(tm)
+    except NotImplementedError as err:
+        out["dynamic_start"] = str(err)
+    out["case"] = "errors"
+    return out
+
+
 def overrides():
     """``from_ts`` given the tspipe forms of TS's runtime code: the skip
     predicate, the per-tile domain end and the static grid."""
@@ -662,8 +709,8 @@ def main(names) -> int:
     from import_check import normal_form
 
     for name in names:
-        if name == "overrides":
-            print(json.dumps(overrides()))
+        if name in ("overrides", "errors"):
+            print(json.dumps(globals()[name]()))
             continue
         ts_tm, own_tm, arch = globals()[f"case_{name}"]()
         kernel = from_ts(ts_tm, arch=arch, name=name)

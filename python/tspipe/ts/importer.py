@@ -475,7 +475,11 @@ def from_ts(task_manager, *, arch: str = "sm_90a", name: str = "kernel",
                   task.step)
         if not all(isinstance(b, int) for b in bounds):
             raise NotImplementedError(
-                f"task {task_name!r}: domain bounds {bounds} are not ints")
+                f"task {task_name!r}: domain bounds (start, end, step) = "
+                f"{bounds} are not all ints; from_ts models int bounds and a "
+                f"per-tile end from the task's get_domain (TS's traced values "
+                f"are not readable): write this task with tspipe.ts, whose "
+                f"bounds may be index Values or callables")
         stages = _Stages(builder, {pipeline_name(res) for res in resources})
         loop = _DomainLoop(builder, kernel, task, task_name, bounds, stages,
                            aliases, cond_keys)
