@@ -551,42 +551,40 @@ def _persistent(builder, kernel, task, task_name: str, queues: QueueImport,
     predicate = queues.skip_predicate(task, task_name)
     domain = queues.domain_bound(task, task_name, kernel)
     responses: Dict[str, Any] = {}
-    # The tile's parts in order, each marked skippable or not; with skip_if
-    # the domain loop is skippable (R22).
-    parts: List[tuple] = []
-    for section, entries in (("head", head), (None, None), ("tail", tail)):
-        if section is None:
-            parts.append((predicate is not None, None))
-            continue
-        for entry in entries:
-            parts.append((predicate is not None
-                          and queues.skippable(task, entry, section), entry))
+    # The tile's parts in order: runs of head entries, the domain loop (None)
+    # and tail entries, each run skippable or not; with skip_if the domain
+    # loop is skippable (R22).
+    parts = [(predicate is not None and queues.skippable(task, e, "head"), e)
+             for e in head]
+    parts.append((predicate is not None, None))
+    parts += [(predicate is not None and queues.skippable(task, e, "tail"), e)
+              for e in tail]
     runs: List[tuple] = []
     for skippable, entry in parts:
         if runs and runs[-1][0] == skippable:
             runs[-1][1].append(entry)
         else:
             runs.append((skippable, [entry]))
+
+    def emit_run(entries, coords):
+        pending: List[tuple] = []
+        for entry in entries:
+            if entry is not None:
+                pending.append(entry)
+                continue
+            _emit(builder, task_name, pending, stages, aliases, queues,
+                  responses)
+            pending = []
+            end = builder.work(domain, coords) if domain is not None else None
+            loop.emit(end, queues, responses)
+        _emit(builder, task_name, pending, stages, aliases, queues, responses)
+
     with builder.work_tile_loop(queues.queue.name,
                                 skip_if=predicate) as coords:
         for skippable, entries in runs:
-            scope = builder.skippable() if skippable else None
-            if scope is not None:
-                scope.__enter__()
-            try:
-                pending: List[tuple] = []
-                for entry in entries + ["end"]:
-                    if entry is not None and entry != "end":
-                        pending.append(entry)
-                        continue
-                    _emit(builder, task_name, pending, stages, aliases,
-                          queues, responses)
-                    pending = []
-                    if entry is None:  # the domain loop
-                        end = (builder.work(domain, coords)
-                               if domain is not None else None)
-                        loop.emit(end, queues, responses)
-            finally:
-                if scope is not None:
-                    scope.__exit__(None, None, None)
+            if skippable:
+                with builder.skippable():
+                    emit_run(entries, coords)
+            else:
+                emit_run(entries, coords)
     _emit(builder, task_name, after, outside, aliases)
