@@ -250,3 +250,75 @@ def test_gemm_cluster_2sm_verifies_and_lowers(name, tmp_path):
         assert "clusterlaunchcontrol" not in ptx
         assert "tspipe.task @PaddingTask warps(7, 1)" in text
     _assemble(ptx, tmp_path, name, "sm_100a")
+
+
+# -- the two Hopper ports through the example runner (fake driver) ------------
+
+def _u16(drv, ptr, n):
+    return drv.buffer(ptr)[:2 * n].view(np.uint16)
+
+
+def _u32(drv, ptr, n):
+    return drv.buffer(ptr)[:4 * n].view(np.uint32)
+
+
+def _skip_tile_kernel(drv, launch):
+    """What copy_persistent_skip_tile computes, from its launch."""
+    a, b, logical, launched = launch["args"]
+    rows, cols = 64, 128 * int(logical)
+    src = _u16(drv, a, rows * cols).reshape(rows, cols)
+    dst = _u16(drv, b, rows * cols).reshape(rows, cols)
+    grid = launch["grid"][0]
+    for cta in range(grid):
+        for tile in range(cta, int(launched), grid):
+            if tile < int(logical):
+                dst[:, tile * 128:(tile + 1) * 128] = \
+                    src[:, tile * 128:(tile + 1) * 128]
+
+
+def _varlen_kernel(drv, launch):
+    """What copy_varlen_dynamic_domain computes, from its launch."""
+    a, b, offsets, n, width = launch["args"]
+    n, width = int(n), int(width)
+    offs = drv.buffer(offsets)[:4 * (n + 1)].view(np.int32)
+    src = _u32(drv, a, int(offs[-1]))
+    dst = _u32(drv, b, n * width)
+    for i in range(n):
+        length = int(offs[i + 1] - offs[i])
+        dst[i * width:i * width + length] = src[offs[i]:offs[i + 1]]
+
+
+def test_runner_checks_the_hopper_ports(monkeypatch, tmp_path):
+    import json
+
+    import fake_cuda_driver as fake
+
+    from tspipe import demo
+    from tspipe.runtime import _driver, launcher, run_examples
+
+    names = ["copy_persistent_skip_tile", "copy_varlen_dynamic_domain"]
+    drv = fake.FakeDriver(kernels={names[0]: _skip_tile_kernel,
+                                   names[1]: _varlen_kernel})
+    monkeypatch.setattr(_driver, "_driver", drv)
+    monkeypatch.setattr(launcher, "_ctx", None)
+    monkeypatch.setattr(launcher, "_device_info", None)
+    monkeypatch.setattr(launcher, "_hung", False)
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in names:
+        demo.compile_example(ROOT / "examples" / "python" / f"{name}.py",
+                             out, ptxas=None, log=lambda *a: None)
+    res = tmp_path / "res"
+    rc = run_examples.main([str(out), "--examples", str(ROOT / "examples"),
+                            "--results", str(res), "--no-subprocess",
+                            "--mode", "check"])
+    report = json.loads((res / "results.json").read_text())
+    assert rc == 0, report
+    by_name = {e["example"]: e for e in report["examples"]}
+    for name in names:
+        assert by_name[name]["status"] == "pass", by_name[name]
+        checks = [p for p in by_name[name]["problems"] if p["mode"] == "check"]
+        assert len(checks) == 3
+        assert all(p["check"]["mismatches"] == 0 for p in checks)
+    # Launched as the metadata says: 4 warps, the spec's grids.
+    assert {launch["block"] for launch in drv.launches} == {(128, 1, 1)}
