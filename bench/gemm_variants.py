@@ -23,7 +23,9 @@ Variants (``build()`` options; docs/gemm.md):
 * ``hopper_gemm_k64x4``: 4 stages of K 64, TMA-store epilogue, CTA scope;
 * ``hopper_gemm_k64x4_regs``: the same with the register epilogue;
 * ``hopper_gemm_nn``: B stored K x N (transposed B, ``nvgpu.warpgroup.mma``
-  with transpose-B), 4 stages of K 64, TMA-store epilogue, CTA scope.
+  with transpose-B), 4 stages of K 64, TMA-store epilogue, CTA scope;
+* ``hopper_gemm_no_epilogue``: timing only, the default's main loop without
+  the epilogue (C is never written, so its check fails by design).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ VARIANTS = {
         "stage_k": 64, "b_layout": "t"},
     "hopper_gemm_nn": {"build": {"b_layout": "n"}, "stage_k": 64,
                        "b_layout": "n"},
+    # Timing only: stores nothing (every element of C fails the check).
+    "hopper_gemm_no_epilogue": {"build": {"diagnostic": "no_epilogue"},
+                                "stage_k": 128, "b_layout": "t"},
 }
 
 
