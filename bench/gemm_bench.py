@@ -1,19 +1,24 @@
 """The Hopper GEMM (examples/python/hopper_gemm.py) against torch.matmul
 (cuBLAS), side by side in one process, on a GPU machine.
 
-    PYTHONPATH=python python3 bench/gemm_bench.py DIR [--iters N] [--shapes ...]
+    PYTHONPATH=python python3 bench/gemm_bench.py DIR [--names ...]
+        [--iters N] [--shapes ...]
 
 ``DIR`` holds what ``make demo`` (or ``python -m tspipe.demo``) wrote for the
-example: ``hopper_gemm.sm_90a.cubin`` (or ``.ptx``) and its metadata JSON
+example, ``hopper_gemm.sm_90a.cubin`` (or ``.ptx``) and its metadata JSON
 ``hopper_gemm.sm_90a.json`` (block size, cluster, dynamic shared memory,
-the tensor-map types of the parameters). For each shape M x N x K (default:
-4096^3, 8192^3, M = 256 with N = K = 8192, K = 512 with M = N = 8192) it
-builds A (M x K) and B (N x K, i.e. B column-major) in bf16 with torch,
-encodes the tensor maps with ``tspipe.runtime.tensor_map`` from the IR's
-types, runs the kernel once and checks C against ``torch.matmul(A, B.T)``
-(fp32 reference; bf16 tolerance: every |C - ref| <= 0.02 |ref| + 0.05 *
-rms(ref)), then times ``--iters`` launches of each (CUDA events, median
-after warm-up) and prints one JSON line per shape: TFLOP/s of both and
+the tensor-map types of the parameters), and what
+``python bench/gemm_variants.py DIR`` writes for the other builds
+(``--names``, see ``gemm_variants.VARIANTS``: K per stage, B's layout).
+For each shape M x N x K (default: 4096^3, 8192^3, M = 256 with
+N = K = 8192, K = 512 with M = N = 8192) it builds A (M x K) and B (N x K,
+i.e. B column-major; K x N for the transposed-B build ``hopper_gemm_nn``)
+in bf16 with torch, encodes the tensor maps (A, B and C) with
+``tspipe.runtime.tensor_map`` from the IR's types, runs each kernel once
+and checks C against the fp32 product (bf16 tolerance: every
+|C - ref| <= 0.02 |ref| + 0.05 * rms(ref)), then times ``--iters``
+launches of each and of ``torch.matmul`` (CUDA events, median after
+warm-up) and prints one JSON line per kernel and shape: TFLOP/s of both and
 their ratio. Needs torch, cuda-python and a Hopper GPU; the compiled tspipe
 extension is not needed.
 """
@@ -33,10 +38,13 @@ from tspipe.runtime import launcher as rt
 from tspipe.runtime.meta import ExampleMeta
 from tspipe.runtime.tensor_map import TensorMap
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemm_variants import VARIANTS  # noqa: E402
+
 DEFAULT_SHAPES = ["4096x4096x4096", "8192x8192x8192", "256x8192x8192",
                   "8192x8192x512"]
 TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
-STAGE_K = 128  # K per pipeline stage of the example (K_SUB x 64)
+STAGE_K = 128  # K per pipeline stage of the default build (K_SUB x 64)
 
 
 def load_kernel(folder: Path, name: str, arch: str):
@@ -49,17 +57,20 @@ def load_kernel(folder: Path, name: str, arch: str):
     return module.kernel(name), km
 
 
-def launch_args(km, a, b, c, m, n, k, sms, stage_k=STAGE_K):
-    """Tensor maps and scalars for C = A @ B.T; returns (grid, args)."""
+def launch_args(km, a, b, c, m, n, k, sms, stage_k=STAGE_K, b_layout="t"):
+    """Tensor maps and scalars for C = A @ B.T (``b_layout`` "t": b is
+    N x K) or C = A @ B ("n": b is K x N); returns (grid, args)."""
     maps = km.tensor_maps
     a_map = TensorMap.encode(maps["a_map"], a, (m, k))
-    b_map = TensorMap.encode(maps["b_map"], b, (n, k))
+    b_map = TensorMap.encode(maps["b_map"], b,
+                             (n, k) if b_layout == "t" else (k, n))
+    c_map = TensorMap.encode(maps["c_map"], c, (m, n))
     pairs_m, n_blocks = m // (TILE_M * CLUSTER_M), n // TILE_N
     pairs = pairs_m * n_blocks
     clusters = min(sms // CLUSTER_M, pairs)
     per_cluster = math.ceil(pairs / clusters)
     kt = k // stage_k
-    args = [a_map, b_map, c, np.int32(m), np.int32(n), np.int32(kt),
+    args = [a_map, b_map, c_map, c, np.int32(m), np.int32(n), np.int32(kt),
             np.int32(per_cluster * kt), np.int32(pairs_m)]
     return (clusters * CLUSTER_M, 1, 1), args
 
@@ -86,8 +97,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("folder", type=Path)
     p.add_argument("--names", nargs="*", default=["hopper_gemm"],
-                   help="kernels of the example to run (e.g. hopper_gemm "
-                        "hopper_gemm_lag), each against the same cuBLAS run")
+                   help="builds to run (gemm_variants.VARIANTS, e.g. "
+                        "hopper_gemm hopper_gemm_regs hopper_gemm_nn), each "
+                        "against the same cuBLAS run; a name not listed "
+                        "there is launched as the default build")
     p.add_argument("--arch", default="sm_90a")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--shapes", nargs="*", default=DEFAULT_SHAPES)
@@ -104,14 +117,21 @@ def main(argv=None) -> int:
         g = torch.Generator(device="cuda").manual_seed(m + n + k)
         a = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
         b = torch.randn(n, k, device="cuda", generator=g).to(torch.bfloat16)
+        # The transposed-B builds read B stored K x N: the same matrix.
+        b_kn = (b.T.contiguous()
+                if any(VARIANTS.get(nm, {}).get("b_layout") == "n"
+                       for nm, _, _ in kernels) else None)
         ref = a.float() @ b.float().T
         rms = ref.pow(2).mean().sqrt()
         flops = 2.0 * m * n * k
         ms_torch = time_ms(lambda: torch.matmul(a, b.T), opts.iters)
         for name, kernel, km in kernels:
+            facts = VARIANTS.get(name, VARIANTS["hopper_gemm"])
             c = torch.full((m, n), float("nan"), device="cuda",
                            dtype=torch.bfloat16)
-            grid, args = launch_args(km, a, b, c, m, n, k, sms)
+            grid, args = launch_args(
+                km, a, b if facts["b_layout"] == "t" else b_kn, c, m, n, k,
+                sms, facts["stage_k"], facts["b_layout"])
 
             def ours():
                 rt.launch(kernel, grid, km.block_threads, args,

@@ -1,11 +1,12 @@
 """Launch spec for examples/python/hopper_gemm.py (see tspipe.runtime.harness).
 
-Kernel ``hopper_gemm(a_map, b_map, c, m, n, kt, iters, pairs_m)``: 12 warps
+Kernel ``hopper_gemm(a_map, b_map, c_map, c, m, n, kt, iters, pairs_m)``: 12 warps
 per CTA (the TMA warp, three padding warps, two MMA warpgroups), clusters of
 2 CTAs along M. C (M x N, bf16) = A (M x K, bf16, row-major) times B, given
 as B^T (N x K, bf16, row-major). ``a_map`` / ``b_map`` are CUtensorMaps over
-the buffers ``a`` and ``b`` (BUFFERS), encoded from the tensor-map types the
-IR declares. bf16 values travel as their uint16 bit patterns (numpy has no
+the buffers ``a`` and ``b`` (BUFFERS), ``c_map`` one over the output ``c``
+(the TMA-store epilogue writes C through it), encoded from the tensor-map
+types the IR declares. bf16 values travel as their uint16 bit patterns (numpy has no
 bf16). The grid is 2 x G clusters; cluster c computes the tile pairs c, c +
 G, ... (128 x 256 tiles, two along M per pair), ``iters`` = ceil(pairs / G)
 x kt domain iterations.
@@ -28,9 +29,9 @@ KERNEL = "hopper_gemm"
 BLOCK_THREADS = 384  # 12 warps
 TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
 STAGE_K = 128  # K per pipeline stage (two 64-wide sub-slices); kt = K / 128
-PARAMS = [("a_map", "tensormap"), ("b_map", "tensormap"), ("c", "ptr"),
-          ("m", "i32"), ("n", "i32"), ("kt", "i32"), ("iters", "i32"),
-          ("pairs_m", "i32")]
+PARAMS = [("a_map", "tensormap"), ("b_map", "tensormap"),
+          ("c_map", "tensormap"), ("c", "ptr"), ("m", "i32"), ("n", "i32"),
+          ("kt", "i32"), ("iters", "i32"), ("pairs_m", "i32")]
 BUFFERS = ["a", "b"]
 OUTPUTS = ["c"]
 
@@ -73,6 +74,7 @@ def make_inputs(rng, problem):
     return {"a": a, "b": b,
             "a_map": {"tensor": "a", "shape": (m, k)},
             "b_map": {"tensor": "b", "shape": (n, k)},
+            "c_map": {"tensor": "c", "shape": (m, n)},
             "c": np.empty((m, n), np.uint16),
             "m": m, "n": n, "kt": k // STAGE_K, "iters": problem["iters"],
             "pairs_m": m // (TILE_M * CLUSTER_M)}

@@ -15,9 +15,12 @@ Structure (docs/gemm.md):
   tile (128 x 64 per sub-slice) and half of B (128 x 64), multicast to both
   CTAs;
 * a 2-stage TmaAsync pipeline ``ab`` (2 x 48 KiB of A and B per stage,
-  plus 1 KiB to align each stage to the 1024-byte swizzle atom); fewer,
-  larger stages halve the stage releases, each of which costs a
-  cluster-scope memory barrier (bench/RESULTS.md);
+  plus 1 KiB to align each stage to the 1024-byte swizzle atom); its
+  stage releases to the peer CTA are CTA-scope releases
+  (``remote_arrive_scope(cta)``, as CUTLASS issues them: the consumers
+  only read a stage, through wgmma, drained before the release;
+  docs/Protocols.md, Remote-arrive scope); ``build(k_sub=1,
+  num_stages=4)`` gives 4 stages of K 64;
 * warpgroup 0: the TMA producer (warp 0, one elected thread issues
   ``nvgpu.tma.async.load``; warps 1-3 pad the warpgroup), 40 registers;
 * warpgroups 1 and 2: the MMA consumers, one task of 8 warps at 232
@@ -33,19 +36,30 @@ Structure (docs/gemm.md):
   stages-per-tile iterations (a kernel argument, so that the TMA and MMA tasks
   count the same domain); a step past the last tile pair loads out of
   bounds (TMA fills zeros) and stores nothing;
-* epilogue on the last stage of a tile: the accumulator goes to bf16 in
-  registers and straight to C (each thread stores its bf16 pairs).
+* epilogue on the last stage of a tile, through shared memory: each MMA
+  warpgroup converts its 64 x 256 slice to bf16 in eight 64 x 32 subtiles,
+  each written (64-byte swizzled) into one of its two 4 KiB buffers, then
+  ``fence.proxy.async.shared::cta``, a named barrier of the warpgroup's
+  128 threads, and one thread's ``nvgpu.tma.async.store`` of the subtile
+  (one bulk group each); before it reuses a buffer that thread waits
+  (``cp.async.bulk.wait_group.read``) for the store that last read it, so
+  the stores overlap the rest of the epilogue and the next tile's main
+  loop. ``build(epilogue="registers")``: each thread stores its bf16 pairs
+  to C from registers instead.
 
-Kernel ``hopper_gemm(a_map, b_map, c, m, n, kt, iters, pairs_m)``:
-``a_map`` / ``b_map`` are CUtensorMaps (128-byte ``__grid_constant__``
-parameters, built by ``tspipe.runtime.tensor_map`` from the types the IR
-declares), ``c`` the output, ``m``, ``n`` the sizes (multiples of 256),
+Kernel ``hopper_gemm(a_map, b_map, c_map, c, m, n, kt, iters, pairs_m)``:
+``a_map`` / ``b_map`` / ``c_map`` are CUtensorMaps (128-byte
+``__grid_constant__`` parameters, built by ``tspipe.runtime.tensor_map``
+from the types the IR declares; ``c_map`` over ``c``), ``c`` the output
+(the register epilogue stores through it), ``m``, ``n`` the sizes
+(multiples of 256),
 ``kt`` = K / 128 (K / 64 for ``b_layout="n"``, which keeps 4 stages of
 one sub-slice and ``nvgpu.warpgroup.mma``), ``iters`` the domain length, ``pairs_m`` = M / 256.
 Launch: 384 threads, cluster (2, 1, 1), grid 2 G.
 
 Run: ``python examples/python/hopper_gemm.py [out_dir]``. Launch spec:
-``examples/hopper_gemm.py``; benchmark: ``bench/gemm_bench.py``.
+``examples/hopper_gemm.py``; benchmark: ``bench/gemm_bench.py``, the other
+builds compiled by ``bench/gemm_variants.py``.
 """
 
 from __future__ import annotations
@@ -68,6 +82,7 @@ from tspipe.ts.resources import (
 )
 from tspipe.ts.schedule_builder import domain_loop, schedule
 from tspipe.ts.task import Task
+from tspipe.ts.memory import SmemAllocation
 from tspipe.ts.task_manager import TaskManager
 from tspipe.ts.tensor_maps import TensorMapArg, tensor_map
 
@@ -88,6 +103,17 @@ STAGE_SLOT = STAGE_DATA + 1024                # + alignment to 1 KiB
 NUM_WARPS = 12                                # 3 warpgroups
 MMA_WARPS = 8
 PRODUCER_REGS, CONSUMER_REGS = 40, 232
+# TMA-store epilogue: each MMA warpgroup writes its 64 x 256 slice of C as
+# eight 64 x 32 bf16 subtiles (4 KiB, rows of 64 bytes, 64-byte swizzle)
+# through C_BUFS shared-memory buffers of its own, one TMA store each.
+C_SUB_ROWS, C_SUB_COLS = 64, 32
+C_SUB_BYTES = C_SUB_ROWS * C_SUB_COLS * 2     # 4 KiB
+C_BUFS = 2                                    # buffers per warpgroup
+C_SMEM = 2 * C_BUFS * C_SUB_BYTES + 1024      # + alignment to 1 KiB
+# Named barrier ids of the two warpgroups' epilogues (bar.sync id, 128):
+# the top of the 16 ids; tspipe gives its tspipe.named_barrier ops ids
+# from 1 up, and this kernel declares none.
+C_BARRIER_IDS = (14, 15)
 
 # The tensor maps the IR declares (box: rows x 64 bf16, 128-byte swizzle).
 A_MAP = TensorMapArg(box=(TILE_M, TILE_K), element="bf16",
@@ -98,8 +124,16 @@ B_MAP = TensorMapArg(box=(TILE_N // CLUSTER_M, TILE_K), element="bf16",
 B_MAP_N = TensorMapArg(box=(TILE_K, 64), element="bf16",
                        swizzle="swizzle_128b")
 
-ARGS = [("a_map", A_MAP), ("b_map", B_MAP), ("c", "ptr"), ("m", "i32"),
-        ("n", "i32"), ("kt", "i32"), ("iters", "i32"), ("pairs_m", "i32")]
+# C for the TMA-store epilogue: boxes of one subtile (64 rows x 32
+# columns), 64-byte swizzle (the span of a 32-column bf16 row).
+C_MAP = TensorMapArg(box=(C_SUB_ROWS, C_SUB_COLS), element="bf16",
+                     swizzle="swizzle_64b")
+
+# Every build has the same parameters: the register epilogue stores through
+# ``c``, the TMA-store epilogue through ``c_map`` (a map over ``c``).
+ARGS = [("a_map", A_MAP), ("b_map", B_MAP), ("c_map", C_MAP), ("c", "ptr"),
+        ("m", "i32"), ("n", "i32"), ("kt", "i32"), ("iters", "i32"),
+        ("pairs_m", "i32")]
 
 
 # --- index arithmetic helpers --------------------------------------------------
@@ -351,9 +385,19 @@ def _iteration(stage_info):
 
 @dataclass
 class GmemC(MemoryResource):
-    """C in global memory: the epilogue of the last k-slice of a tile."""
+    """C in global memory: the epilogue of the last k-slice of a tile.
+    ``epilogue``: ``"tma"`` (through the shared-memory subtile buffers,
+    ``C_SMEM`` bytes, a ``tspipe.buffer``) or ``"registers"`` (each thread
+    stores its bf16 pairs)."""
 
     diagnostic: str = ""
+    epilogue: str = "tma"
+
+    def __post_init__(self):
+        self._alloc_c = SmemAllocation("c_stage", C_SMEM)
+
+    def get_smem_requirements(self):
+        return [self._alloc_c] if self.epilogue == "tma" else []
 
     @producer_work
     def store(self, stage_info, *, acc):
@@ -364,9 +408,133 @@ class GmemC(MemoryResource):
         kk, mb, nb, _, valid = _tile_of(k, _iteration(stage_info))
         last = arith.cmpi(arith.CmpIPredicate.eq, kk,
                           arith.subi(kt, _idx(1)))
+        buffers = (_aligned_stage(stage_info.smem_address(self._alloc_c))
+                   if self.epilogue == "tma" else None)
         branch = scf.IfOp(arith.andi(last, valid))
         with ir.InsertionPoint(branch.then_block):
-            _epilogue(k, acc, mb, nb)
+            if self.epilogue == "tma":
+                _tma_epilogue(k, acc, mb, nb, buffers)
+            else:
+                _epilogue(k, acc, mb, nb)
+            scf.yield_([])
+
+    @producer_work
+    def drain(self, stage_info):
+        """After the last tile: the issuing thread of each warpgroup waits
+        until its TMA stores have read their buffers (the CTA's shared
+        memory must outlive them)."""
+        if self.epilogue != "tma" or self.diagnostic == "no_epilogue":
+            return
+        branch = scf.IfOp(_epilogue_thread()[3])
+        with ir.InsertionPoint(branch.then_block):
+            nvvm.cp_async_bulk_wait_group(0, read=True)
+            scf.yield_([])
+
+
+def _epilogue_thread():
+    """(warpgroup 0 / 1 of the MMA task, warp 0-3 in it, lane, is the
+    warpgroup's issuing thread (its thread 0)) as index Values / i1."""
+    tid = gpu.thread_id(gpu.Dimension.x)
+    local = arith.subi(tid, _idx(128))
+    wg = arith.divui(local, _idx(128))
+    t = arith.remui(local, _idx(128))
+    warp = arith.divui(t, _idx(32))
+    lane = arith.remui(t, _idx(32))
+    issuer = arith.cmpi(arith.CmpIPredicate.eq, t, _idx(0))
+    return wg, warp, lane, issuer
+
+
+def _f32_pairs(acc):
+    """The accumulator as an LLVM struct and the path of its element i."""
+    if str(acc.type).startswith("!llvm.struct"):
+        return acc, (lambda i: [i])
+    return bridge.accumulator_struct(acc, 64, TILE_N), (lambda i: [0, i])
+
+
+def _bf16_pair(s, path, i):
+    """Elements i and i + 1 of the accumulator as a vector<2xbf16>."""
+    f32x2 = ir.VectorType.get([2], ir.F32Type.get())
+    bf16x2 = ir.VectorType.get([2], ir.BF16Type.get())
+    v0 = llvm.extractvalue(ir.F32Type.get(), s, path(i))
+    v1 = llvm.extractvalue(ir.F32Type.get(), s, path(i + 1))
+    pair = llvm.insertelement(
+        llvm.insertelement(llvm.mlir_poison(f32x2), v0, _i32(0)), v1,
+        _i32(1))
+    return arith.truncf(bf16x2, pair)
+
+
+def _warpgroup_barrier(bar_id):
+    """``bar.sync bar_id, 128``: a named barrier of one warpgroup (the
+    warpgroups run their epilogues independently, so the barrier spans 128
+    threads, not the MMA task's 256 a ``tspipe.named_barrier`` would).
+    Written as inline PTX: ``nvvm.barrier id = ... number_of_threads = ...``
+    prints in a form MLIR 22's parser rejects once a location alias follows
+    it, and the kernel's text is re-read by the progress checker."""
+    llvm.inline_asm(None, [bar_id], "bar.sync $0, 128;", "r,~{memory}",
+                    has_side_effects=True)
+
+
+def _tma_epilogue(k, acc, mb, nb, buffers):
+    """The warpgroup's 64 x 256 fp32 slice to C through shared memory, in
+    eight 64 x 32 subtiles: subtile s goes to buffer s % C_BUFS of the
+    warpgroup (``buffers``: the 1024-byte aligned base of both
+    warpgroups' C_BUFS x 4 KiB). Per subtile: the issuing thread waits until
+    at most C_BUFS - 1 of its stores still read their buffers
+    (``cp.async.bulk.wait_group.read``), so the buffer is free; a named
+    barrier of the warpgroup's 128 threads; every thread writes its bf16
+    pairs (wgmma's m64n256 D fragment: rows 16 warp + lane / 4 (+ 8),
+    columns 8 j + 2 (lane % 4)) at the 64-byte-swizzled position (16-byte
+    chunk c of row r at chunk c ^ ((r / 2) % 4), the layout the tensor map's
+    swizzle_64b reads, so a warp's 32 stores hit 32 banks);
+    ``fence.proxy.async.shared::cta``; the barrier again; the issuing
+    thread stores the subtile with ``nvgpu.tma.async.store`` and commits
+    the bulk group. The stores of the last subtiles stay in flight during
+    the next tile's main loop."""
+    i32 = ir.IntegerType.get_signless(32)
+    s, path = _f32_pairs(acc)
+    wg, warp, lane, issuer = _epilogue_thread()
+    c_map = tensor_map(k, "c_map")
+    wg32 = arith.index_cast(i32, wg)
+    bar_id = arith.addi(_i32(C_BARRIER_IDS[0]), wg32)
+    wg_base = _offset(buffers, arith.muli(wg32, _i32(C_BUFS * C_SUB_BYTES)))
+    lane32 = arith.index_cast(i32, lane)
+    # Row 16 warp + lane / 4 at 64 bytes a row, 4 bytes a column pair.
+    row_in = arith.addi(arith.muli(arith.index_cast(i32, warp), _i32(16)),
+                        arith.shrui(lane32, _i32(2)))
+    thread_off = arith.addi(arith.muli(row_in, _i32(C_SUB_COLS * 2)),
+                            arith.muli(arith.andi(lane32, _i32(3)), _i32(4)))
+    # (row / 2) % 4 = (lane / 8) % 4 for every row the thread holds.
+    swz = arith.andi(arith.shrui(lane32, _i32(3)), _i32(3))
+    chunk = [arith.muli(arith.xori(swz, _i32(c)), _i32(16))
+             for c in range(C_SUB_COLS * 2 // 16)]
+    row = arith.addi(arith.muli(mb, _idx(TILE_M)), arith.muli(wg, _idx(64)))
+    groups = C_SUB_COLS // 8                  # 8-column groups per subtile
+    for sub in range(TILE_N // C_SUB_COLS):
+        buf = _offset(wg_base, (sub % C_BUFS) * C_SUB_BYTES)
+        wait = scf.IfOp(issuer)
+        with ir.InsertionPoint(wait.then_block):
+            nvvm.cp_async_bulk_wait_group(C_BUFS - 1, read=True)
+            scf.yield_([])
+        _warpgroup_barrier(bar_id)
+        mine = _offset(buf, thread_off)
+        for g in range(groups):
+            j = sub * groups + g
+            for half in range(2):
+                packed = _bf16_pair(s, path, 4 * j + 2 * half)
+                ptr = _offset(_offset(mine, chunk[g]),
+                              half * 8 * C_SUB_COLS * 2)
+                llvm.store(packed, ptr, alignment=4)
+        nvvm.fence_proxy(nvvm.ProxyKind.async_shared,
+                         space=nvvm.SharedSpace.shared_cta)
+        _warpgroup_barrier(bar_id)
+        store = scf.IfOp(issuer)
+        with ir.InsertionPoint(store.then_block):
+            col = arith.addi(arith.muli(nb, _idx(TILE_N)),
+                             _idx(sub * C_SUB_COLS))
+            src = bridge.memref_at(
+                buf, bridge.shared_memref_type((C_SUB_ROWS, C_SUB_COLS)))
+            nvgpu.tma_async_store(src, c_map, [col, row])
+            nvvm.cp_async_bulk_commit_group()
             scf.yield_([])
 
 
@@ -375,17 +543,8 @@ def _epilogue(k, acc, mb, nb):
     8-column group j, rows r and r + 8, columns 8 j + 2 (lane % 4) + {0, 1})
     to bf16 pairs stored into C (row-major, n columns)."""
     i64 = ir.IntegerType.get_signless(64)
-    bf16x2 = ir.VectorType.get([2], ir.BF16Type.get())
-    f32x2 = ir.VectorType.get([2], ir.F32Type.get())
-    if str(acc.type).startswith("!llvm.struct"):
-        s, path = acc, (lambda i: [i])
-    else:
-        s, path = bridge.accumulator_struct(acc, 64, TILE_N), (lambda i: [0, i])
-    tid = gpu.thread_id(gpu.Dimension.x)
-    local = arith.subi(tid, _idx(128))
-    wg = arith.divui(local, _idx(128))
-    warp = arith.remui(arith.divui(local, _idx(32)), _idx(4))
-    lane = arith.remui(local, _idx(32))
+    s, path = _f32_pairs(acc)
+    wg, warp, lane, _ = _epilogue_thread()
     row = arith.addi(
         arith.addi(arith.muli(mb, _idx(TILE_M)), arith.muli(wg, _idx(64))),
         arith.addi(arith.muli(warp, _idx(16)), arith.divui(lane, _idx(4))))
@@ -397,14 +556,7 @@ def _epilogue(k, acc, mb, nb):
     row8 = arith.muli(n, _idx(8))
     for j in range(TILE_N // 8):
         for half in range(2):
-            v0 = llvm.extractvalue(ir.F32Type.get(), s,
-                                   path(4 * j + 2 * half))
-            v1 = llvm.extractvalue(ir.F32Type.get(), s,
-                                   path(4 * j + 2 * half + 1))
-            pair = llvm.insertelement(
-                llvm.insertelement(llvm.mlir_poison(f32x2), v0, _i32(0)),
-                v1, _i32(1))
-            packed = arith.truncf(bf16x2, pair)
+            packed = _bf16_pair(s, path, 4 * j + 2 * half)
             elem = arith.addi(base, _idx(8 * j))
             if half:
                 elem = arith.addi(elem, row8)
@@ -414,24 +566,65 @@ def _epilogue(k, acc, mb, nb):
             llvm.store(packed, ptr, alignment=4)
 
 
+def kernel_name(b_layout: str = "t", diagnostic: str = "",
+                k_sub: Optional[int] = None, num_stages: Optional[int] = None,
+                epilogue: str = "tma",
+                remote_arrive_scope: str = "cta") -> str:
+    """The kernel name of ``build()`` with these options: ``hopper_gemm``
+    (``hopper_gemm_nn`` for ``b_layout="n"``), then ``_k<K per stage>x<stages>``
+    for a stage shape other than the layout's default, ``_regs`` for the
+    register epilogue, ``_cluster_release`` for cluster-scope releases and
+    ``_<diagnostic>``."""
+    d_sub, d_stages = ((K_SUB, NUM_STAGES) if b_layout == "t"
+                       else (1, NUM_STAGES_NN))
+    name = "hopper_gemm" if b_layout == "t" else "hopper_gemm_nn"
+    k_sub = d_sub if k_sub is None else k_sub
+    num_stages = d_stages if num_stages is None else num_stages
+    if (k_sub, num_stages) != (d_sub, d_stages):
+        name += f"_k{k_sub * TILE_K}x{num_stages}"
+    if epilogue == "registers":
+        name += "_regs"
+    if remote_arrive_scope == "cluster":
+        name += "_cluster_release"
+    return name + (f"_{diagnostic}" if diagnostic else "")
+
+
 def build(arch: str = ARCH, skip_validation: bool = False,
           b_layout: str = "t", diagnostic: str = "",
           k_sub: Optional[int] = None,
-          num_stages: Optional[int] = None) -> TaskManager:
+          num_stages: Optional[int] = None, epilogue: str = "tma",
+          remote_arrive_scope: str = "cta") -> TaskManager:
     """The TaskManager of the GEMM. ``b_layout``: ``"t"`` (B as N x K,
     K-major) or ``"n"`` (B as K x N, N-major). ``k_sub``: 64-wide K
     sub-slices per stage (``kt`` = K / (64 k_sub); default ``K_SUB`` for
     "t", 1 for "n", which supports only 1); ``num_stages``: default
-    ``NUM_STAGES`` for "t", ``NUM_STAGES_NN`` for "n". Raises ValueError for
-    a k_sub other than 1 with "n" or stages that overflow the 227 KiB of
-    shared memory. ``diagnostic`` (timing
-    experiments of bench/RESULTS.md, not correct kernels): ``"no_drain"``
-    releases a stage with its MMAs still in flight, ``"no_epilogue"`` stores
-    nothing; the kernel is named ``hopper_gemm_<diagnostic>``."""
+    ``NUM_STAGES`` for "t", ``NUM_STAGES_NN`` for "n" (``k_sub=1,
+    num_stages=4``: 4 stages of K 64). ``epilogue``: ``"tma"`` (C through
+    shared memory and TMA stores, ``C_SMEM`` bytes) or ``"registers"`` (each
+    thread stores its bf16 pairs to C). ``remote_arrive_scope``: ``"cta"``
+    (the consumers' stage releases to the peer CTA are CTA-scope releases,
+    as CUTLASS issues them) or ``"cluster"`` (tspipe's default, a
+    cluster-scope release; docs/Protocols.md, Remote-arrive scope). Raises
+    ValueError for an unknown option, a k_sub other than 1 with "n" or
+    stages (and C buffers) that overflow the 227 KiB of shared memory.
+    ``diagnostic`` (timing experiments of bench/RESULTS.md, not correct
+    kernels): ``"no_drain"`` releases a stage with its MMAs still in
+    flight, ``"no_epilogue"`` stores nothing. The kernel's name is
+    :func:`kernel_name` of the options."""
     if diagnostic not in ("", "no_drain", "no_epilogue"):
         raise ValueError(f"unknown diagnostic {diagnostic!r}")
     if b_layout not in ("t", "n"):
         raise ValueError(f"b_layout must be 't' or 'n', got {b_layout!r}")
+    if epilogue not in ("tma", "registers"):
+        raise ValueError(f"epilogue must be 'tma' or 'registers', got "
+                         f"{epilogue!r}")
+    scopes = {"cta": pipeline.RemoteArriveScope.Cta,
+              "cluster": pipeline.RemoteArriveScope.Cluster}
+    if remote_arrive_scope not in scopes:
+        raise ValueError(f"remote_arrive_scope must be 'cta' or 'cluster', "
+                         f"got {remote_arrive_scope!r}")
+    name = kernel_name(b_layout, diagnostic, k_sub, num_stages, epilogue,
+                       remote_arrive_scope)
     if k_sub is None:
         k_sub = K_SUB if b_layout == "t" else 1
     if num_stages is None:
@@ -440,11 +633,15 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         raise ValueError(f"k_sub must be >= 1 (1 for b_layout 'n'), got "
                          f"{k_sub}")
     smem = num_stages * (k_sub * STAGE_DATA + 1024)
-    if num_stages < 1 or smem > 227 * 1024:
+    c_smem = C_SMEM if epilogue == "tma" else 0
+    # Barriers (16 bytes a stage) and each buffer's 128-byte alignment.
+    total = 128 + smem + c_smem
+    if num_stages < 1 or total > 227 * 1024:
         raise ValueError(
-            f"{num_stages} stages of {k_sub} x {STAGE_DATA} bytes need {smem} "
-            f"bytes of shared memory (at most {227 * 1024}); use fewer "
-            f"stages or a smaller k_sub")
+            f"{num_stages} stages of {k_sub} x {STAGE_DATA} bytes and "
+            f"{c_smem} bytes of C buffers need {total} bytes of shared "
+            f"memory (at most {227 * 1024}); use fewer stages, a smaller "
+            f"k_sub or epilogue='registers'")
     ab_config = PipelineConfig.create_tma_async_pipeline_cfg(
         num_stages=num_stages,
         num_bytes=k_sub * STAGE_DATA,
@@ -455,11 +652,12 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         # Two CTAs along M: B (shared along M) is multicast; A would be
         # along N, which has one CTA.
         cta_layout_vmnk=(1, CLUSTER_M, 1, 1),
+        remote_arrive_scope=scopes[remote_arrive_scope],
     )
     ab = SmemAB(name="ab", pipeline_config=ab_config,
                 smem_bytes=smem,
                 b_layout=b_layout, diagnostic=diagnostic, k_sub=k_sub)
-    out = GmemC(name="c_out", diagnostic=diagnostic)
+    out = GmemC(name="c_out", diagnostic=diagnostic, epilogue=epilogue)
 
     def acc_init():
         if b_layout == "t":
@@ -488,6 +686,7 @@ def build(arch: str = ARCH, skip_validation: bool = False,
             acc.set(smem.mma(acc=acc))
             smem.release()
             gmem.store(acc=acc)
+        gmem.drain()
 
     @schedule
     def padding_schedule():
@@ -511,10 +710,7 @@ def build(arch: str = ARCH, skip_validation: bool = False,
     return TaskManager(
         tasks=tasks, resource_dependency_graph={out: [ab]},
         skip_validation=skip_validation, num_warps=NUM_WARPS,
-        cluster=(CLUSTER_M, 1, 1),
-        name=("hopper_gemm" if b_layout == "t" else "hopper_gemm_nn") +
-        (f"_{diagnostic}" if diagnostic else ""),
-        args=args, arch=arch)
+        cluster=(CLUSTER_M, 1, 1), name=name, args=args, arch=arch)
 
 
 def main(argv=None) -> int:

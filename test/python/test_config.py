@@ -126,11 +126,25 @@ SIGNATURES = {
 }
 
 
+# Keyword-only factory options that TS does not have: the scope of the
+# pipeline's remote arrives, on the types whose lowering makes some.
+TSPIPE_OPTIONS = {
+    name: {"remote_arrive_scope"}
+    for name in ("create_tma_async_pipeline_cfg",
+                 "create_umma_async_pipeline_cfg",
+                 "create_async_umma_pipeline_cfg",
+                 "create_clc_fetch_async_pipeline_cfg")}
+
+
 @pytest.mark.parametrize("factory", sorted(SIGNATURES))
 def test_factory_signature_matches_ts(factory):
     params = inspect.signature(getattr(P, factory)).parameters
-    got = [(name, p.default) for name, p in params.items()]
+    got = [(name, p.default) for name, p in params.items()
+           if p.kind is not p.KEYWORD_ONLY]
     assert got == SIGNATURES[factory]
+    # tspipe's own options come after TS's parameters, keyword-only.
+    extra = {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY}
+    assert extra == TSPIPE_OPTIONS.get(factory, set())
     import tspipe.ts as ts_mod
     assert getattr(ts_mod, factory) is getattr(P, factory)
 
@@ -143,7 +157,9 @@ def test_pipeline_config_fields_match_ts():
         "producer_signaling_threads", "consumer_signaling_threads",
         "consumer_wait_signaling_threads", "async_producer_op",
         "umma_consumer_producer_op", "advance_on_wait", "advance_on_acquire",
-        "num_bytes_per_warp_per_cta", "mcast_mode_mn", "interleave_stride"}
+        "num_bytes_per_warp_per_cta", "mcast_mode_mn", "interleave_stride",
+        # tspipe's own (not a #tspipe.config field: the pipeline op's).
+        "remote_arrive_scope"}
     cfg = tma_async()
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.num_stages = 8

@@ -44,20 +44,80 @@ def test_ptx_has_wgmma_and_tensor_copies(ptx):
     assert ".multicast::cluster" in ptx
     assert re.search(r"setmaxnreg\.inc\.sync\.aligned\.u32\s+232;", ptx)
     assert re.search(r"setmaxnreg\.dec\.sync\.aligned\.u32\s+40;", ptx)
-    # Both tensor maps: 128-byte, 64-byte aligned parameters read in place.
+    # The three tensor maps (A, B, C): 128-byte, 64-byte aligned parameters
+    # read in place.
     params = re.findall(r"\.param \.align 64 \.b8 hopper_gemm_param_\d\[128\]",
                         ptx)
-    assert len(params) == 2
+    assert len(params) == 3
     assert "cvta.param" in ptx
+
+
+def test_tma_store_epilogue(ptx):
+    # C leaves through shared memory: TMA stores, one bulk group each,
+    # waited on (.read) only before a buffer is reused and at the end; a
+    # named barrier of one warpgroup's 128 threads around the writes.
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+    assert "cp.async.bulk.commit_group" in ptx
+    assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+1;", ptx)
+    assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+0;", ptx)
+    assert "fence.proxy.async.shared::cta" in ptx
+    assert re.search(r"bar\.sync\s+%r\d+, 128;", ptx)
+    # No thread stores C itself.
+    assert "st.global" not in ptx
+
+
+def test_stage_release_is_cta_scope(ptx):
+    # remote_arrive_scope(cta): the release to the peer CTA is
+    # mbarrier.arrive.shared::cluster (.release.cta, the defaults), no
+    # cluster-scope release (docs/Protocols.md, Remote-arrive scope).
+    assert "mbarrier.arrive.shared::cluster.b64" in ptx
+    assert "mbarrier.arrive.release.cluster" not in ptx
+    cluster = _example().build(remote_arrive_scope="cluster").to_ptx("sm_90a")
+    assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in cluster
+
+
+def test_register_epilogue_builds():
+    tm = _example().build(epilogue="registers")
+    assert tm.kernel.name == "hopper_gemm_regs"
+    ptx = tm.to_ptx("sm_90a")
+    assert "st.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" not in ptx
+
+
+def test_variant_names():
+    gemm = _example()
+    assert gemm.kernel_name() == "hopper_gemm"
+    assert gemm.kernel_name(k_sub=1, num_stages=4) == "hopper_gemm_k64x4"
+    assert gemm.kernel_name(b_layout="n") == "hopper_gemm_nn"
+    assert gemm.kernel_name(epilogue="registers",
+                            remote_arrive_scope="cluster") == \
+        "hopper_gemm_regs_cluster_release"
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from gemm_variants import VARIANTS
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for name, facts in VARIANTS.items():
+        assert gemm.kernel_name(**facts["build"]) == name
 
 
 def test_transposed_b_builds():
     ptx = _example().build(b_layout="n").to_ptx("sm_90a")
     assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
+
+
+def test_four_stages_of_k64_build():
+    ptx = _example().build(k_sub=1, num_stages=4).to_ptx("sm_90a")
+    assert ptx.count("wgmma.mma_async") == 8
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas")
-def test_assembles_without_spills(ptx, tmp_path):
+@pytest.mark.parametrize("options", [
+    {}, {"epilogue": "registers"}, {"k_sub": 1, "num_stages": 4},
+    {"b_layout": "n"}], ids=["default", "regs", "k64x4", "nn"])
+def test_assembles_without_spills(options, tmp_path):
+    ptx = _example().build(**options).to_ptx("sm_90a")
     path = tmp_path / "gemm.ptx"
     path.write_text(ptx)
     out = subprocess.run(["ptxas", "-arch=sm_90a", "-v", str(path), "-o",
@@ -88,6 +148,10 @@ def test_stage_shape_checked():
         gemm.build(b_layout="n", k_sub=2)
     with pytest.raises(ValueError, match="shared memory"):
         gemm.build(k_sub=2, num_stages=3)
+    with pytest.raises(ValueError, match="epilogue"):
+        gemm.build(epilogue="smem")
+    with pytest.raises(ValueError, match="remote_arrive_scope"):
+        gemm.build(remote_arrive_scope="gpu")
 
 
 def test_first_mma_of_a_tile_ignores_the_accumulator(ptx):

@@ -22,6 +22,7 @@
 #include "tspipe/Dialect/TSPipe/IR/TSPipe.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "tspipe/Dialect/TSPipe/IR/Cursor.h"
 
@@ -187,19 +188,23 @@ struct BracketContext {
   /// The address of `localBarrier`'s counterpart in the CTA of cluster rank
   /// `rank` (i32): `nvvm.mapa` from `!llvm.ptr<3>` to `!llvm.ptr<7>`.
   Value mapaToCta(Value localBarrier, Value rank);
-  /// One arrive (count 1, release, cluster scope) on the barrier of CTA
-  /// `rank` that corresponds to `localBarrier`:
-  /// `mbarrier.arrive.release.cluster.shared::cluster.b64`.
+  /// The scope of the pipeline's remote arrives (`remote_arrive_scope` of
+  /// its `tspipe.pipeline`; cluster when absent; docs/Protocols.md,
+  /// Remote-arrive scope).
+  NVVM::MemScopeKind remoteArriveScope();
+  /// One arrive (count 1, release at `remoteArriveScope()`) on the barrier
+  /// of CTA `rank` that corresponds to `localBarrier`:
+  /// `mbarrier.arrive.release.{cluster|cta}.shared::cluster.b64`.
   void remoteArrive(Value localBarrier, Value rank);
   /// `arrive.expect_tx` of `bytes` transaction bytes on the barrier of CTA
-  /// `rank` that corresponds to `localBarrier` (release, cluster scope,
-  /// `shared::cluster` form).
+  /// `rank` that corresponds to `localBarrier` (release at
+  /// `remoteArriveScope()`, `shared::cluster` form).
   void remoteArriveExpectTx(Value localBarrier, Value rank, int64_t bytes);
   /// The (V, M, N, L) coordinates of cluster rank `rank` (i32) in the
   /// pipeline's `cta_layout_vmnk`, V fastest (column-major, as CuTe lays out
   /// a shape tuple).
   std::array<Value, 4> ctaCoords(Value rank);
-  /// One arrive (release, cluster scope; remoteArrive) on the copy of `barrier`
+  /// One arrive (remoteArrive, at the pipeline's scope) on the copy of `barrier`
   /// (a shared::cta address of this CTA) in the leader CTA of this CTA's
   /// tcgen05 pair, rank `rank - rank % V`: `mapa` to the leader's
   /// shared::cluster address, then the shared::cluster form of

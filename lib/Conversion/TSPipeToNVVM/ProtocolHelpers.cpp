@@ -86,18 +86,28 @@ Value BracketContext::mapaToCta(Value localBarrier, Value rank) {
   return NVVM::MapaOp::create(b, loc, clusterPtr, localBarrier, rank);
 }
 
+NVVM::MemScopeKind BracketContext::remoteArriveScope() {
+  switch (pipeline.op.getEffectiveRemoteArriveScope()) {
+  case RemoteArriveScope::Cta:
+    return NVVM::MemScopeKind::CTA;
+  case RemoteArriveScope::Cluster:
+    return NVVM::MemScopeKind::CLUSTER;
+  }
+  llvm_unreachable("unknown RemoteArriveScope");
+}
+
 void BracketContext::remoteArrive(Value localBarrier, Value rank) {
   Value remote = mapaToCta(localBarrier, rank);
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
-                                 NVVM::MemScopeKind::CLUSTER, false);
+                                 remoteArriveScope(), false);
 }
 
 void BracketContext::remoteArriveExpectTx(Value localBarrier, Value rank,
                                           int64_t bytes) {
   Value remote = mapaToCta(localBarrier, rank);
-  NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), remote, constI32(bytes), NVVM::MemScopeKind::CLUSTER,
-      false, Value());
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), remote,
+                                         constI32(bytes), remoteArriveScope(),
+                                         false, Value());
 }
 
 std::array<Value, 4> BracketContext::ctaCoords(Value rank) {

@@ -100,14 +100,18 @@ class KernelOp(_gen.KernelOp):
 @_ods_cext.register_operation(_Dialect, replace=True)
 class PipelineOp(_gen.PipelineOp):
     """``tspipe.pipeline``: ``PipelineOp("ring", config_attr,
-    smem_bytes=16384)`` (bytes over all stages)."""
+    smem_bytes=16384)`` (bytes over all stages); ``remote_arrive_scope`` a
+    ``RemoteArriveScope`` or None (absent: cluster)."""
 
     def __init__(self, sym_name, config, *, smem_bytes=None, tmem_columns=None,
-                 barrier_offset=None, buffer_offset=None, loc=None, ip=None):
+                 barrier_offset=None, buffer_offset=None,
+                 remote_arrive_scope=None, loc=None, ip=None):
         super().__init__(_name(sym_name), config, smem_bytes=_i64(smem_bytes),
                          tmem_columns=_i64(tmem_columns),
                          barrier_offset=_i64(barrier_offset),
-                         buffer_offset=_i64(buffer_offset), loc=loc, ip=ip)
+                         buffer_offset=_i64(buffer_offset),
+                         remote_arrive_scope=remote_arrive_scope, loc=loc,
+                         ip=ip)
 
 
 @_ods_cext.register_operation(_Dialect, replace=True)

@@ -79,6 +79,7 @@ from .vocabulary import (
     CooperativeGroup,
     PipelineOp,
     PipelineType,
+    RemoteArriveScope,
     SignalingThreads,
 )
 from .work_queue import TileSchedulerType, WorkQueue
@@ -89,6 +90,7 @@ __all__ = [
     "SignalingThreads",
     "PipelineOp",
     "PipelineType",
+    "RemoteArriveScope",
     "PipelineConfig",
     "create_async_async_pipeline_cfg",
     "create_tma_async_pipeline_cfg",

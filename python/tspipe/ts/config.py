@@ -37,6 +37,7 @@ from .vocabulary import (
     CooperativeGroup,
     PipelineOp,
     PipelineType,
+    RemoteArriveScope,
     SignalingThreads,
     validation_context,
 )
@@ -147,11 +148,20 @@ class PipelineConfig:
       interleave_stride: an int, or 4 ints ``(producer_acquire,
         producer_commit, consumer_wait, consumer_release)``; each >= 1 (R4)
         and dividing ``num_stages`` (R5).
+      remote_arrive_scope: a :class:`RemoteArriveScope` (``Cta`` or
+        ``Cluster``), or None for tspipe's default, ``Cluster``: the memory
+        scope of the release each remote arrive of the pipeline carries (an
+        arrive on another CTA's barrier: a cluster consumer's release, a
+        remote arm, a pair-leader arrive; docs/Protocols.md, Remote-arrive
+        scope). Not a TS field and not part of ``#tspipe.config``: it becomes
+        the ``remote_arrive_scope`` of the ``tspipe.pipeline``, and
+        :meth:`from_attr` leaves it None.
 
     Raises:
       PipelineConfigError (ValueError): the C++ verifier rejected the config;
         ``.rule`` is the TS rule id (e.g. ``"R5"``), ``.message`` the C++ text.
-      ConfigTypeError (TypeError): a field has the wrong Python type; R1 for a
+      ConfigTypeError (TypeError): a field has the wrong Python type
+        (``remote_arrive_scope`` not a :class:`RemoteArriveScope` or None); R1 for a
         signaling value that is not a :class:`SignalingThreads`, R4 for a
         stride that is not an ``int`` or a tuple (a list or a ``bool``
         included, as TS 4.8.1). A producer op that is not a
@@ -179,6 +189,7 @@ class PipelineConfig:
     num_bytes_per_warp_per_cta: Optional[int] = None
     mcast_mode_mn: Tuple[int, int] = (1, 1)
     interleave_stride: IntOrTuple = 1
+    remote_arrive_scope: Optional[RemoteArriveScope] = None
     _attr: Any = dataclasses.field(
         default=None, init=False, repr=False, compare=False
     )
@@ -239,6 +250,13 @@ class PipelineConfig:
                     f"[{rule}] {name} must be PipelineOp.AsyncThread or "
                     f"PipelineOp.AsyncLoad, got {value!r}",
                     rule, caller_location())
+        if self.remote_arrive_scope is not None and not isinstance(
+                self.remote_arrive_scope, RemoteArriveScope):
+            raise ConfigTypeError(
+                f"remote_arrive_scope must be RemoteArriveScope.Cta, "
+                f"RemoteArriveScope.Cluster or None, got "
+                f"{self.remote_arrive_scope!r}"
+            )
         for name in ("advance_on_wait", "advance_on_acquire"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigTypeError(
@@ -466,6 +484,8 @@ class PipelineConfig:
         advance_on_wait=False,
         interleave_stride=1,
         num_bytes_per_warp_per_cta=None,
+        *,
+        remote_arrive_scope=None,
     ) -> "PipelineConfig":
         """TmaAsync: TMA produces ``num_bytes`` bytes per stage, threads consume
         (docs/Protocols.md, TmaAsync).
@@ -475,6 +495,8 @@ class PipelineConfig:
         position; ``mcast_mode_mn`` stays (1, 1). ``cta_layout_vmnk`` None
         means a single CTA. Raises :class:`PipelineConfigError` (R1, R4, R5,
         R7-R10) or ``TypeError``.
+        ``remote_arrive_scope``: the scope of the pipeline's remote arrives
+        (see :class:`PipelineConfig`).
         """
         return PipelineConfig(
             num_stages=num_stages,
@@ -489,6 +511,7 @@ class PipelineConfig:
             advance_on_wait=advance_on_wait,
             interleave_stride=interleave_stride,
             num_bytes_per_warp_per_cta=num_bytes_per_warp_per_cta,
+            remote_arrive_scope=remote_arrive_scope,
         )
 
     @staticmethod
@@ -541,10 +564,14 @@ class PipelineConfig:
         consumer_signaling_threads=_All,
         barrier_ptr=None,
         interleave_stride=1,
+        *,
+        remote_arrive_scope=None,
     ) -> "PipelineConfig":
         """UmmaAsync: tcgen05 MMA produces (e.g. a TMEM accumulator), threads
         consume (docs/Protocols.md, UmmaAsync). ``num_bytes`` is 0; ``cta_layout_vmnk`` is required
         (R10). Raises :class:`PipelineConfigError` or ``TypeError``.
+        ``remote_arrive_scope``: the scope of the pipeline's remote arrives
+        (see :class:`PipelineConfig`).
         """
         return PipelineConfig(
             num_stages=num_stages,
@@ -557,6 +584,7 @@ class PipelineConfig:
             producer_signaling_threads=producer_signaling_threads,
             consumer_signaling_threads=consumer_signaling_threads,
             interleave_stride=interleave_stride,
+            remote_arrive_scope=remote_arrive_scope,
         )
 
     @staticmethod
@@ -574,12 +602,16 @@ class PipelineConfig:
         advance_on_wait=False,
         advance_on_acquire=False,
         interleave_stride=1,
+        *,
+        remote_arrive_scope=None,
     ) -> "PipelineConfig":
         """AsyncUmma: threads (or cp.async, ``producer_op=AsyncLoad``) produce,
         tcgen05 MMA consumes (docs/Protocols.md, AsyncUmma). ``producer_op`` becomes
         ``umma_consumer_producer_op`` (R3). ``num_bytes`` is 0;
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.
+        ``remote_arrive_scope``: the scope of the pipeline's remote arrives
+        (see :class:`PipelineConfig`).
         """
         return PipelineConfig(
             num_stages=num_stages,
@@ -596,6 +628,7 @@ class PipelineConfig:
             advance_on_wait=advance_on_wait,
             advance_on_acquire=advance_on_acquire,
             interleave_stride=interleave_stride,
+            remote_arrive_scope=remote_arrive_scope,
         )
 
     @staticmethod
@@ -637,6 +670,8 @@ class PipelineConfig:
             PipelineType.ClcFetchAsync),
         consumer_signaling_threads=_All,
         barrier_ptr=None,
+        *,
+        remote_arrive_scope=None,
     ) -> "PipelineConfig":
         """ClcFetchAsync: cluster launch control fetches a work tile (a
         ``num_bytes`` = 16-byte response per stage), threads consume
@@ -644,6 +679,8 @@ class PipelineConfig:
         The producer signals from CTA 0 (``CtaLeader`` by default);
         ``cta_layout_vmnk`` is required (R10). Raises
         :class:`PipelineConfigError` or ``TypeError``.
+        ``remote_arrive_scope``: the scope of the pipeline's remote arrives
+        (see :class:`PipelineConfig`).
         """
         return PipelineConfig(
             num_stages=num_stages,
@@ -655,6 +692,7 @@ class PipelineConfig:
             cta_layout_vmnk=cta_layout_vmnk,
             producer_signaling_threads=producer_signaling_threads,
             consumer_signaling_threads=consumer_signaling_threads,
+            remote_arrive_scope=remote_arrive_scope,
         )
 
 

@@ -299,7 +299,8 @@ class Kernel:
 
         Args:
           name: its symbol, a C identifier (``[A-Za-z_][A-Za-z0-9_]*``).
-          cfg: a :class:`PipelineConfig` (already verified by its factory).
+          cfg: a :class:`PipelineConfig` (already verified by its factory);
+            its ``remote_arrive_scope`` (if set) goes on the op.
           smem_bytes: bytes of the shared-memory data buffer the pipeline
             owns, split evenly over ``cfg.num_stages`` stages (each a multiple
             of 16 bytes), or None for barriers only.
@@ -320,9 +321,10 @@ class Kernel:
             ip = (ir.InsertionPoint(self.tasks[0].op) if self.tasks
                   else ir.InsertionPoint(self._body))
             with ip:
-                op = tsd.PipelineOp(name, cfg.to_attr(self.context),
-                                   smem_bytes=smem_bytes,
-                                   tmem_columns=tmem_columns)
+                op = tsd.PipelineOp(
+                    name, cfg.to_attr(self.context), smem_bytes=smem_bytes,
+                    tmem_columns=tmem_columns,
+                    remote_arrive_scope=cfg.remote_arrive_scope)
         pipe = Pipeline(self, name, cfg, smem_bytes, tmem_columns, op)
         self.pipelines.append(pipe)
         return pipe

@@ -27,6 +27,7 @@ __all__ = [
     "SignalingThreads",
     "PipelineOp",
     "PipelineType",
+    "RemoteArriveScope",
     "CooperativeGroup",
 ]
 
@@ -45,10 +46,14 @@ __all__ = [
 #   PipelineOp       AsyncThread (mbarrier.arrive), AsyncLoad
 #                    (cp.async.mbarrier.arrive.noinc); R2 / R3 in C++.
 #   PipelineType     the seven TS pipeline types (docs/Protocols.md).
+#   RemoteArriveScope  Cta, Cluster: the memory scope of a pipeline's remote
+#                    arrives (not TS's; docs/Protocols.md, Remote-arrive
+#                    scope).
 Agent = _ods.Agent
 SignalingThreads = _ods.SignalingThreads
 PipelineOp = _ods.PipelineOpKind
 PipelineType = _ods.PipelineType
+RemoteArriveScope = _ods.RemoteArriveScope
 
 
 @dataclasses.dataclass(frozen=True)

@@ -124,3 +124,47 @@ gpu.func @fused_pair(%n: index) kernel {
   gpu.return
 }
 }
+
+// -----
+
+// X18: the merge's one consumer_release is lowered by its lead with the
+// lead's remote-arrive scope, so a member that asks for another scope would
+// not get it. Valid twin: valid-groups.mlir, X18_merge_same_scope.
+gpu.module @X18_merge_scopes [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @X18_merge_scopes(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) cluster([2, 1, 1]) {
+      tspipe.pipeline @x config(<tma_async, num_stages = 4, num_bytes = 8192,
+          producer_group = <thread, 1>, consumer_group = <thread, 4>,
+          cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>)
+          smem_bytes(32768) remote_arrive_scope(cta)
+      tspipe.pipeline @y config(<tma_async, num_stages = 4, num_bytes = 8192,
+          producer_group = <thread, 1>, consumer_group = <thread, 4>,
+          cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>)
+          smem_bytes(32768)
+      // expected-error @+1 {{'tspipe.pipeline_group' op [X18] the merge group's group-level bracket is lowered once, with the remote-arrive scope of its lead '@x' (cta), but '@y' has remote_arrive_scope(cluster); give every member the same remote_arrive_scope (absent means cluster)}}
+      tspipe.pipeline_group @xy merge [@x, @y]
+      tspipe.task @load_x warps(0, 1) produces [@x] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @x group(@xy)
+          tspipe.producer_commit @x group(@xy)
+        }
+      }
+      tspipe.task @load_y warps(1, 1) produces [@y] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @y group(@xy)
+          tspipe.producer_commit @y group(@xy)
+        }
+      }
+      tspipe.task @use warps(2, 2) consumes [@x, @y] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.consumer_wait @x group(@xy)
+          %t = tspipe.consumer_wait @y group(@xy)
+          tspipe.consumer_release @xy
+        }
+      }
+    }
+    gpu.return
+  }
+}

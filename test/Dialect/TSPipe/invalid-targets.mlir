@@ -274,3 +274,25 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+// X19: wgmma exists on sm_90a alone; a work step's nvgpu.warpgroup.mma in
+// a kernel for the sm_100a family would only fail when lowered (NVVM's own
+// wgmma ops are rejected by the NVVM dialect's target check). Valid twin:
+// valid-rules.mlir, X19_wgmma_on_blackwell.
+gpu.module @X19_wgmma_on_blackwell [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
+  gpu.func @X19_wgmma_on_blackwell(%da: !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, 3>>, %db: !nvgpu.warpgroup.descriptor<tensor = memref<16x128xf16, 3>>, %acc: !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      tspipe.task @mma warps(0, 4) {
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+          // expected-error @+1 {{'nvgpu.warpgroup.mma' op [X19] issues a warpgroup MMA (wgmma), which only sm_90a has, but gpu.module '@X19_wgmma_on_blackwell' targets chip = "sm_100a"; target sm_90a, or use tcgen05.mma on the sm_100a family}}
+          %d = nvgpu.warpgroup.mma %da, %db, %acc : !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, 3>>, !nvgpu.warpgroup.descriptor<tensor = memref<16x128xf16, 3>>, !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
+        }
+      }
+    }
+    gpu.return
+  }
+}

@@ -322,6 +322,31 @@ gpu.func @cluster_fields() kernel {
   gpu.return
 }
 
+// remote_arrive_scope, both values (absent is printed as absent: the
+// default, cluster, is not written back).
+// CHECK-LABEL: gpu.func @remote_arrive_scopes
+// CHECK:       tspipe.pipeline @cta_release config({{.*}}) smem_bytes(32768) remote_arrive_scope(cta){{$}}
+// CHECK:       tspipe.pipeline @cluster_release config({{.*}}) smem_bytes(32768) remote_arrive_scope(cluster){{$}}
+// CHECK:       tspipe.pipeline @default_release config({{.*}}) smem_bytes(32768){{$}}
+gpu.func @remote_arrive_scopes() kernel {
+  tspipe.kernel warps(3) cluster([2, 1, 1]) {
+    tspipe.pipeline @cta_release config(<tma_async, num_stages = 4,
+        num_bytes = 8192, producer_group = <thread, 1>,
+        consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1],
+        mcast_mode_mn = [0, 1]>) smem_bytes(32768) remote_arrive_scope(cta)
+    tspipe.pipeline @cluster_release config(<tma_async, num_stages = 4,
+        num_bytes = 8192, producer_group = <thread, 1>,
+        consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1],
+        mcast_mode_mn = [0, 1]>) smem_bytes(32768)
+        remote_arrive_scope(cluster)
+    tspipe.pipeline @default_release config(<tma_async, num_stages = 4,
+        num_bytes = 8192, producer_group = <thread, 1>,
+        consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1],
+        mcast_mode_mn = [0, 1]>) smem_bytes(32768)
+  }
+  gpu.return
+}
+
 // Every bracket, try tokens, stage accessors, loop guards, a dynamic domain
 // end, a task on one CTA, a task with a register count, a task that both
 // produces and consumes, and the allocation attributes written by

@@ -354,3 +354,38 @@ func.func @R67_fused_interleave() {
   }
   return
 }
+
+// X18: both members of the merge release at CTA scope (the failing twin is
+// invalid-group-arrivals.mlir, X18_merge_scopes).
+// CHECK-LABEL: func.func @X18_merge_same_scope
+// CHECK:         remote_arrive_scope(cta)
+// CHECK:         remote_arrive_scope(cta)
+func.func @X18_merge_same_scope(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(4) cluster([2, 1, 1]) {
+    tspipe.pipeline @x config(<tma_async, num_stages = 4, num_bytes = 8192, producer_group = <thread, 1>, consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>) smem_bytes(32768) remote_arrive_scope(cta)
+    tspipe.pipeline @y config(<tma_async, num_stages = 4, num_bytes = 8192, producer_group = <thread, 1>, consumer_group = <thread, 4>, cta_layout_vmnk = [1, 2, 1, 1], mcast_mode_mn = [0, 1]>) smem_bytes(32768) remote_arrive_scope(cta)
+    tspipe.pipeline_group @xy merge [@x, @y]
+    tspipe.task @load_x warps(0, 1) produces [@x] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @x group(@xy)
+        tspipe.producer_commit @x group(@xy)
+      }
+    }
+    tspipe.task @load_y warps(1, 1) produces [@y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.producer_acquire @y group(@xy)
+        tspipe.producer_commit @y group(@xy)
+      }
+    }
+    tspipe.task @use warps(2, 2) consumes [@x, @y] {
+      tspipe.domain_loop %i = %c0 to %n step %c1 {
+        %s = tspipe.consumer_wait @x group(@xy)
+        %t = tspipe.consumer_wait @y group(@xy)
+        tspipe.consumer_release @xy
+      }
+    }
+  }
+  return
+}

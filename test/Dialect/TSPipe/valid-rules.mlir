@@ -902,6 +902,25 @@ gpu.module @X7_tcgen05_on_hopper [#nvvm.target<chip = "sm_100a", features = "+pt
   }
 }
 
+// X19: a work step's nvgpu warpgroup MMA on sm_90a (the failing twin, on
+// sm_100a, is in invalid-targets.mlir).
+// CHECK-LABEL: gpu.module @X19_wgmma_on_blackwell
+// CHECK:         nvgpu.warpgroup.mma
+gpu.module @X19_wgmma_on_blackwell [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {
+  gpu.func @X19_wgmma_on_blackwell(%da: !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, 3>>, %db: !nvgpu.warpgroup.descriptor<tensor = memref<16x128xf16, 3>>, %acc: !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    tspipe.kernel warps(4) {
+      tspipe.task @mma warps(0, 4) {
+        tspipe.domain_loop %i = %c0 to %c1 step %c1 {
+          %d = nvgpu.warpgroup.mma %da, %db, %acc : !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, 3>>, !nvgpu.warpgroup.descriptor<tensor = memref<16x128xf16, 3>>, !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
+        }
+      }
+    }
+    gpu.return
+  }
+}
+
 // CHECK-LABEL: gpu.module @X7_pre_hopper_target
 // CHECK-SAME:    chip = "sm_90a"
 gpu.module @X7_pre_hopper_target [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {

@@ -1,4 +1,4 @@
-//===- TSPipeGroupArrivals.cpp - one bracket serves every member (X16) ----===//
+//===- TSPipeGroupArrivals.cpp - one bracket, every member (X16, X18) ---===//
 //
 // Rule X16: the group-level bracket of a pipeline group (a merge's one
 // consumer_release, a fork's one producer_commit) is lowered once, by the
@@ -8,7 +8,8 @@
 // mixes TMA and other producers TS releases the TMA members like the others
 // (all threads), so only the CTAs reached must agree there. A fused merge's
 // producers all arrive on the shared full barrier: their arrivals must reach
-// the same CTAs.
+// the same CTAs. Rule X18: the members agree on remote_arrive_scope, the
+// scope of the lead's remote arrives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,24 @@ LogicalResult rules::verifyGroupArrivals(PipelineGroupOp group,
                    : "");
       return failure();
     }
+  }
+
+  // X18: the lead's lowering of the group-level bracket issues its remote
+  // arrives at the lead's scope, for every member.
+  RemoteArriveScope leadScope = lead.getEffectiveRemoteArriveScope();
+  for (PipelineOp m : members) {
+    RemoteArriveScope scope = m.getEffectiveRemoteArriveScope();
+    if (scope == leadScope)
+      continue;
+    return group.emitOpError()
+           << "[X18] the " << stringifyGroupMode(mode)
+           << " group's group-level bracket is lowered once, with the "
+              "remote-arrive scope of its lead '@"
+           << lead.getSymName() << "' (" << stringifyRemoteArriveScope(leadScope)
+           << "), but '@" << m.getSymName() << "' has remote_arrive_scope("
+           << stringifyRemoteArriveScope(scope)
+           << "); give every member the same remote_arrive_scope (absent "
+              "means cluster)";
   }
 
   if (!fused)

@@ -5,7 +5,8 @@
 // LLVM 22's NVPTX backend both know, with a PTX ISA version (`+ptxNN`
 // feature, when one is given; without one LLVM emits the chip's least
 // version) that chip accepts, and the pipeline types of the kernel run on
-// it (tcgen05 and CLC on the Blackwell data-center family). Without these
+// it (tcgen05 and CLC on the Blackwell data-center family); rule X19: the
+// nvgpu warpgroup MMAs of work steps need sm_90a. Without these
 // checks a wrong target ends in an LLVM fatal error or a ptxas failure
 // long after the module was accepted (docs/Rules.md, X7; field bug B24).
 //
@@ -18,6 +19,7 @@
 #include "TSPipeRules.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "tspipe/Dialect/TSPipe/IR/TSPipeTargets.h"
 
 using namespace mlir;
@@ -82,6 +84,37 @@ static LogicalResult verifyEntryName(KernelOp kernel) {
          << "\"' becomes a PTX .entry, but its name is not a PTX identifier "
             "that LLVM can emit (a letter, or _ or $ and one more character, "
             "followed by letters, digits, _ or $); rename the function";
+}
+
+/// Whether `op` is nvgpu's warpgroup MMA, which lowers to `wgmma.*`. (The
+/// NVVM wgmma ops carry their own chip requirement, checked by the NVVM
+/// dialect against the gpu.module's target; nvgpu's has none.)
+static bool isWarpgroupMma(Operation *op) {
+  return isa<nvgpu::WarpgroupMmaOp>(op);
+}
+
+/// X19: wgmma exists on sm_90a alone (PTX ISA, wgmma; the Blackwell chips
+/// have tcgen05.mma instead, and sm_90 without `a` has no
+/// architecture-specific instructions). Reports the first nvgpu warpgroup
+/// MMA of the kernel for `chip`.
+static LogicalResult verifyWarpgroupMmaTarget(KernelOp kernel, StringRef chip,
+                                              StringRef moduleName) {
+  if (chip == "sm_90a")
+    return success();
+  Operation *found = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (!isWarpgroupMma(op))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  if (!found)
+    return success();
+  return found->emitOpError()
+         << "[X19] issues a warpgroup MMA (wgmma), which only sm_90a has, "
+            "but gpu.module '@"
+         << moduleName << "' targets chip = \"" << chip
+         << "\"; target sm_90a, or use tcgen05.mma on the sm_100a family";
 }
 
 /// The symbol the lowering gives the dynamic shared memory every pipeline
@@ -151,6 +184,8 @@ LogicalResult rules::verifyTargetRules(KernelOp kernel) {
               << chip << "\"; use \"" << archChip << "\"";
         }
     }
+    if (failed(verifyWarpgroupMmaTarget(kernel, chip, moduleName)))
+      ok = false;
     for (auto pipe : kernel.getBody().getOps<PipelineOp>()) {
       PipelineType type = pipe.getConfig().getPipelineType();
       bool fits = true;

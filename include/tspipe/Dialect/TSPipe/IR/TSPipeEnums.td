@@ -72,6 +72,18 @@ def TSPipe_ReleaseForm : I32EnumAttr<"ReleaseForm",
   let cppNamespace = "::mlir::tspipe";
 }
 
+// The memory scope of the release a pipeline's remote arrives carry: the
+// arrives that reach another CTA's barrier through `mapa` (docs/Protocols.md,
+// Remote-arrive scope). `cluster` (tspipe's default):
+// `mbarrier.arrive.release.cluster.shared::cluster`; `cta`: the CTA-scope
+// release CuTe and CUTLASS issue (ts-semantics section 6, item 17).
+def TSPipe_RemoteArriveScope : I32EnumAttr<"RemoteArriveScope",
+    "memory scope of the release of a pipeline's remote mbarrier arrives", [
+      I32EnumAttrCase<"Cta", 0, "cta">,
+      I32EnumAttrCase<"Cluster", 1, "cluster">]> {
+  let cppNamespace = "::mlir::tspipe";
+}
+
 // How a pipeline group shares barriers between its members (TS
 // `PipelineGroup` modes; docs/Protocols.md, Pipeline groups). `merge`: the
 // members keep their full barriers and share one empty barrier array (many

@@ -107,6 +107,13 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
     counts 32 x the releasing warps (docs/Protocols.md, TmaAsync). Once set,
     R54 checks the count against this form alone.
 
+    `remote_arrive_scope(cta | cluster)` chooses the memory scope of the
+    release every remote arrive of this pipeline carries (an arrive on
+    another CTA's barrier through `mapa`: cluster consumer releases, remote
+    arms, pair-leader arrives). Absent means `cluster`; `cta` is the
+    CTA-scope release hand-written CUTLASS kernels issue (docs/Protocols.md,
+    Remote-arrive scope).
+
     Example:
 
     ```mlir
@@ -123,14 +130,21 @@ def TSPipe_PipelineOp : TSPipe_Op<"pipeline", [
                        OptionalAttr<I64Attr>:$buffer_offset,
                        OptionalAttr<TSPipe_ReleaseForm>:$release_form,
                        OptionalAttr<I64Attr>:$empty_barrier_offset,
-                       OptionalAttr<I64Attr>:$tmem_offset);
+                       OptionalAttr<I64Attr>:$tmem_offset,
+                       OptionalAttr<TSPipe_RemoteArriveScope>:$remote_arrive_scope);
   let assemblyFormat = [{
     $sym_name `config` `(` $config `)`
     (`smem_bytes` `(` $smem_bytes^ `)`)?
     (`tmem_columns` `(` $tmem_columns^ `)`)?
-    (`release` `(` $release_form^ `)`)? attr-dict
+    (`release` `(` $release_form^ `)`)?
+    (`remote_arrive_scope` `(` $remote_arrive_scope^ `)`)? attr-dict
   }];
   let extraClassDeclaration = [{
+    /// The scope of this pipeline's remote arrives: `remote_arrive_scope`,
+    /// `cluster` when absent.
+    RemoteArriveScope getEffectiveRemoteArriveScope() {
+      return getRemoteArriveScope().value_or(RemoteArriveScope::Cluster);
+    }
     /// R44: tmem_columns is a tcgen05.alloc count on a tcgen05 type.
     ::mlir::LogicalResult verifyTmemColumns();
   }];
