@@ -76,7 +76,7 @@ public:
 
   void producerTail(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    auto [c, stride] = commitCursor(ctx);
+    auto [c, stride] = drainCursor(ctx);
     Value gate = producerGate(ctx);
     for (int64_t i = 0, e = cfg.getNumStages() / stride; i < e; ++i) {
       Value index = c->index;

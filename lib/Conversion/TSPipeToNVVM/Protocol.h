@@ -246,6 +246,11 @@ public:
   /// The cursor a commit (producer tail) uses and its stride: pc with the
   /// commit stride under advance_on_acquire, else p with the acquire stride.
   static std::pair<Cursor *, int64_t> commitCursor(BracketContext &ctx);
+  /// The cursor the producer drain of the context's task uses and its
+  /// stride (Cursor.h, getDrainCursor): the commit cursor, except in a task
+  /// that acquires a split (advance_on_acquire) pipeline without committing
+  /// it, which drains with p and the acquire stride.
+  static std::pair<Cursor *, int64_t> drainCursor(BracketContext &ctx);
 
 protected:
   /// The common acquire wait: parity wait on E[p.idx] under `gate`.

@@ -270,6 +270,22 @@ PipelineProtocol::commitCursor(BracketContext &ctx) {
           getCommitCursorStride(cfg)};
 }
 
+std::pair<Cursor *, int64_t>
+PipelineProtocol::drainCursor(BracketContext &ctx) {
+  PipelineConfigAttr cfg = ctx.config();
+  StringRef name = ctx.pipeline.op.getSymName();
+  bool commits = false;
+  ctx.task.walk([&](ProducerCommitOp commit) {
+    if (llvm::is_contained(getBracketPipelines(commit), name)) {
+      commits = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return {&ctx.cursors.get(getDrainCursor(cfg, commits)),
+          getDrainStride(cfg, commits)};
+}
+
 Value PipelineProtocol::acquire(BracketContext &ctx) const {
   PipelineConfigAttr cfg = ctx.config();
   Cursor &c = ctx.cursors.producer;
@@ -292,7 +308,7 @@ Value PipelineProtocol::drainGate(BracketContext &ctx) const {
 
 void PipelineProtocol::producerTail(BracketContext &ctx) const {
   PipelineConfigAttr cfg = ctx.config();
-  auto [c, stride] = commitCursor(ctx);
+  auto [c, stride] = drainCursor(ctx);
   Value gate = drainGate(ctx);
   // Each lane owns num_stages / stride stages; wait until all are released.
   int64_t waits = cfg.getNumStages() / stride;

@@ -53,7 +53,7 @@ public:
   /// CTA drains here (each acquires its own ring).
   void producerTail(BracketContext &ctx) const override {
     PipelineConfigAttr cfg = ctx.config();
-    auto [c, stride] = commitCursor(ctx);
+    auto [c, stride] = drainCursor(ctx);
     Value gate;
     if (cfg.getV() > 1) {
       Value rank = ctx.kernel.ctaRank(ctx.b, ctx.loc);

@@ -84,17 +84,24 @@ void Checker::addTimeline(Counterexample &cex, const Sim &sim,
     bool full;
     int64_t stage;
     m.decode(e.barrier, p, full, stage);
-    int64_t phase = e.wait ? waitPhase(e) : arrivals[a][e.barrier] & 1;
-    return TimelineEvent{
-        agentName(sim.agents, a),
-        m.pipes[p].name,
-        full,
-        stage,
-        phase,
-        std::string(roleName(e.role))
-            .substr(std::string(roleName(e.role)).find('_') + 1),
-        e.iter,
-        blocked};
+    bool named = m.pipes[p].named;
+    // A named barrier's phases are numbered, not parities.
+    int64_t phase = named    ? (e.wait ? e.target - 1 : arrivals[a][e.barrier])
+                    : e.wait ? waitPhase(e)
+                             : arrivals[a][e.barrier] & 1;
+    std::string what = named ? (e.wait ? "sync" : "arrive")
+                             : std::string(roleName(e.role))
+                                   .substr(std::string(roleName(e.role))
+                                               .find('_') +
+                                           1);
+    return TimelineEvent{agentName(sim.agents, a),
+                         m.pipes[p].name,
+                         full,
+                         stage,
+                         phase,
+                         what,
+                         e.iter,
+                         blocked};
   };
   for (auto [a, i] : sim.trace) {
     const Event &e = ev[a][i];
@@ -302,6 +309,10 @@ Checker::deadlock(unsigned comp, const Assignment &as,
       unsigned b = e.barrier;
       pipes.push_back(pipeOf(b));
       int64_t have = sim.completions(b);
+      if (m.isNamed(b)) {
+        namedDeadlockNotes(cex, agents, ev, sim, a);
+        continue;
+      }
       Note blockedNote{
           e.op, agentName(agents, a) + " blocks in " + iterText(e.iter) +
                     " on " + barrierText(b) + ", phase " +
@@ -393,7 +404,8 @@ Checker::lapEarlyWaits(unsigned comp, const Assignment &as,
     std::vector<int64_t> floorOf(m.numBarriers, 0);
     for (size_t j = 0; j < ev[a].size(); ++j) {
       const Event &e = ev[a][j];
-      if (!e.wait)
+      // A bar.sync waits for the phase it arrived in, not for a parity.
+      if (!e.wait || m.isNamed(e.barrier))
         continue;
       if (e.target >= floorOf[e.barrier] + 2)
         if (std::optional<Counterexample> cex =
@@ -437,7 +449,9 @@ Checker::balance(unsigned comp, const Assignment &as,
     unsigned p = pipeOf(b);
     bool used = llvm::any_of(
         agents, [&](unsigned a) { return m.agents[a].usedRoles[p] != 0; });
-    if (!used)
+    // Named barriers hold no credits: arrivals that no sync meets block
+    // nobody (NamedBarriers.cpp).
+    if (!used || m.pipes[p].named)
       continue;
     auto unbalanced = [&](std::string msg, unsigned a, StepRole r) {
       Counterexample cex = start(FailureKind::Unbalanced, as, comp);
@@ -546,7 +560,7 @@ Checker::hazards(unsigned comp, const Assignment &as,
       const Event &e = ev[a][j];
       unsigned b = e.barrier;
 
-      if (e.wait && fz.completions(b) > e.target) {
+      if (e.wait && !m.isNamed(b) && fz.completions(b) > e.target) {
         Counterexample cex = start(FailureKind::PhaseOverrun, as, comp);
         cex.message =
             "phase overrun " + lengthsText(cex) + ": " + barrierText(b) +
@@ -577,6 +591,10 @@ Checker::hazards(unsigned comp, const Assignment &as,
           if (o == a || fz.arr[o][b] < mine + 2)
             continue;
           Counterexample cex = start(FailureKind::OverArrival, as, comp);
+          if (m.isNamed(b)) {
+            namedEarlyArrival(cex, agents, ev, fz, a, o, e);
+            return cex;
+          }
           cex.message = "early arrival " + lengthsText(cex) + ": " +
                         agentName(agents, o) + " can arrive on " +
                         barrierText(b) + " for phase " +

@@ -177,6 +177,8 @@ private:
     bool full;
     int64_t stage;
     m.decode(b, p, full, stage);
+    if (m.pipes[p].named)
+      return "@" + m.pipes[p].name + " named barrier";
     return "@" + m.pipes[p].name + (full ? " full" : " empty") +
            " barrier, stage " + std::to_string(stage);
   }
@@ -190,6 +192,13 @@ private:
     n.fullBarrier = full;
     n.stage = stage;
   }
+  /// The bracket an event stands for, as the notes name it.
+  std::string roleText(const Event &e) {
+    if (!m.isNamed(e.barrier))
+      return roleName(e.role);
+    return isa<NamedBarrierSyncOp>(e.op) ? "named_barrier_sync"
+                                         : "named_barrier_arrive";
+  }
   unsigned pipeOf(unsigned b) {
     unsigned p;
     bool full;
@@ -198,6 +207,18 @@ private:
     return p;
   }
   void tagX8(Counterexample &cex, const Assignment &as, unsigned comp);
+  // Named barriers (NamedBarriers.cpp): the notes of local agent `a`
+  // blocked in a named-barrier sync, and the early arrival of agent `o` on
+  // a named barrier before `a`'s arrival `e` (rule X30).
+  void namedDeadlockNotes(Counterexample &cex,
+                          const std::vector<unsigned> &agents,
+                          const std::vector<std::vector<Event>> &ev,
+                          const Sim &sim, unsigned a);
+  void namedEarlyArrival(Counterexample &cex,
+                         const std::vector<unsigned> &agents,
+                         const std::vector<std::vector<Event>> &ev,
+                         const Sim &fz, unsigned a, unsigned o,
+                         const Event &e);
   void showReachable(Counterexample &cex, const TaskInfo &t, int64_t trips,
                      ProgressResult &result, std::string &unproven);
   std::optional<Counterexample>

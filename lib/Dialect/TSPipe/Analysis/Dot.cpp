@@ -41,7 +41,9 @@ progress::detail::graphDot(const Model &m,
      << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
   for (const PipeInfo &p : m.pipes)
     os << "  " << quote("pipe:" + p.name) << " [shape=ellipse, label="
-       << quote("@" + p.name + "\\n" + std::to_string(p.stages) + " stages")
+       << quote("@" + p.name + "\\n" +
+                (p.named ? std::string("named barrier")
+                         : std::to_string(p.stages) + " stages"))
        << "];\n";
   for (const TaskInfo &t : m.tasks) {
     TaskOp op = t.op;
@@ -72,6 +74,8 @@ progress::detail::graphDot(const Model &m,
       add(prod, Acquire, "acquire");
       add(prod, Commit, "commit");
       add(prod, Drain, "tail");
+      add(prod, NamedArrive, "arrive");
+      add(prod, NamedSync, "sync");
       add(cons, Wait, "wait");
       add(cons, Release, "release");
       if (!prod.empty())

@@ -35,11 +35,17 @@ const char *progress::detail::roleName(StepRole r) {
     return "consumer_release";
   case Drain:
     return "producer_tail";
+  case NamedArrive:
+    return "named_barrier_arrive";
+  case NamedSync:
+    return "named_barrier_sync";
   }
   return "?";
 }
 
 CursorId PipeInfo::cursorOf(StepRole r) const {
+  if (named)
+    return CurP; // counts the agent's arrivals (NamedBarriers.cpp)
   switch (r) {
   case Acquire:
     return CurP;
@@ -69,6 +75,16 @@ int64_t PipeInfo::strideOf(StepRole r) const {
     return stride[3];
   }
   return 1;
+}
+
+CursorId PipeInfo::drainCursor(uint8_t roles) const {
+  return static_cast<CursorId>(
+      getDrainCursor(PipelineOp(op).getConfig(), (roles >> Commit) & 1));
+}
+
+int64_t PipeInfo::drainStride(uint8_t roles) const {
+  return std::max<int64_t>(
+      1, getDrainStride(PipelineOp(op).getConfig(), (roles >> Commit) & 1));
 }
 
 void Model::decode(unsigned b, unsigned &pipe, bool &full,
@@ -197,6 +213,8 @@ Model progress::detail::buildModel(KernelOp kernel) {
     pipeIdx[p.name] = m.pipes.size();
     m.pipes.push_back(p);
   }
+  llvm::StringMap<unsigned> namedIdx;
+  addNamedBarriers(m, namedIdx);
   // Members of each pipeline group, gathered once: resolving a bracket's
   // symbol through the kernel's symbol table per bracket scans the kernel
   // body each time (quadratic in the pipelines of a large kernel).
@@ -213,6 +231,11 @@ Model progress::detail::buildModel(KernelOp kernel) {
     t.name = task.getSymName().str();
     llvm::DenseSet<unsigned> drained;
     auto addStep = [&](Operation *op, std::vector<Step> &into, Guard g) {
+      if (std::optional<Step> named = namedBarrierStep(op, namedIdx)) {
+        named->guard = g;
+        into.push_back(*named);
+        return;
+      }
       auto ref = op->getAttrOfType<FlatSymbolRefAttr>("pipeline");
       if (!ref || isa<CurrentStageOp>(op))
         return;
@@ -289,8 +312,9 @@ Model progress::detail::buildModel(KernelOp kernel) {
         into[i].skippable = skippable;
     }
     task.walk([&](Operation *op) {
-      if (!op->getAttrOfType<FlatSymbolRefAttr>("pipeline") ||
-          isa<CurrentStageOp>(op))
+      if (!isa<NamedBarrierSyncOp, NamedBarrierArriveOp>(op) &&
+          (!op->getAttrOfType<FlatSymbolRefAttr>("pipeline") ||
+           isa<CurrentStageOp>(op)))
         return;
       Operation *parent = op->getParentOp();
       if (!isa<TaskOp, DomainLoopOp, WorkTileLoopOp, SkippableOp>(parent) &&
@@ -321,7 +345,7 @@ Model progress::detail::buildModel(KernelOp kernel) {
     std::vector<uint8_t> usedRoles(m.pipes.size(), 0);
     for (auto *list : {&t.head, &t.body, &t.tail})
       for (const Step &s : *list)
-        usedRoles[s.pipe] |= 1u << s.role;
+        usedRoles[s.pipe] |= roleBits(s.role);
     for (unsigned p : t.implicitDrains)
       usedRoles[p] |= 1u << Drain;
     bool split = false;
@@ -346,14 +370,17 @@ Model progress::detail::buildModel(KernelOp kernel) {
       a.seed.assign(m.pipes.size(), {0, 0, 0, 0});
       for (unsigned p = 0; p < m.pipes.size(); ++p) {
         const PipeInfo &pi = m.pipes[p];
-        // The lowering's seeds (Cursor.h).
-        for (const CursorSeed &seed :
-             getCursorSeeds(PipelineOp(pi.op).getConfig(), warps))
-          a.seed[p][static_cast<unsigned>(seed.cursor)] =
-              getSeedLane(seed, split ? w : 0, lb);
-        for (StepRole r : {Acquire, Commit, Wait, Release, Drain})
+        // The lowering's seeds (Cursor.h); a named barrier has none.
+        if (!pi.named)
+          for (const CursorSeed &seed :
+               getCursorSeeds(PipelineOp(pi.op).getConfig(), warps))
+            a.seed[p][static_cast<unsigned>(seed.cursor)] =
+                getSeedLane(seed, split ? w : 0, lb);
+        for (StepRole r : {Acquire, Commit, Wait, Release})
           if ((usedRoles[p] >> r) & 1)
             a.usedCursors[p] |= 1u << pi.cursorOf(r);
+        if ((usedRoles[p] >> Drain) & 1)
+          a.usedCursors[p] |= 1u << pi.drainCursor(usedRoles[p]);
       }
       t.agents.push_back(m.agents.size());
       m.agents.push_back(std::move(a));
@@ -434,12 +461,13 @@ Generator::Generator(const Model &m, unsigned agent, int64_t trips)
 
 bool Generator::emitDrain(Event &e) {
   const PipeInfo &p = m.pipes[drainPipe];
-  CursorId c = p.cursorOf(Drain);
+  uint8_t roles = agent.usedRoles[drainPipe];
+  CursorId c = p.drainCursor(roles);
   int64_t &x = pos[drainPipe][c];
   e = {drainOp,      m.barrier(drainPipe, false, x % p.stages),
        Drain,        true,
        x / p.stages, -2};
-  x += p.strideOf(Drain);
+  x += p.drainStride(roles);
   --drainLeft;
   return true;
 }
@@ -449,10 +477,14 @@ bool Generator::emit(const Step &s, Event &e) {
   int64_t iterTag = section == Section::Loop   ? iter
                     : section == Section::Head ? -1
                                                : -2;
+  if (p.named) {
+    emitNamed(m, s, pos[s.pipe][CurP], iterTag, e, hasPending, pending);
+    return true;
+  }
   if (s.role == Drain) {
     drainPipe = s.pipe;
     drainOp = s.op;
-    drainLeft = p.stages / p.strideOf(Drain);
+    drainLeft = p.stages / p.drainStride(agent.usedRoles[s.pipe]);
     if (drainLeft <= 0)
       return false;
     emitDrain(e);
@@ -491,6 +523,11 @@ bool Generator::emit(const Step &s, Event &e) {
 }
 
 bool Generator::next(Event &e) {
+  if (hasPending) {
+    e = pending;
+    hasPending = false;
+    return true;
+  }
   while (true) {
     if (drainLeft > 0) {
       int64_t tag = section == Section::Loop   ? iter
@@ -562,7 +599,7 @@ bool Generator::next(Event &e) {
         drainPipe = task.implicitDrains[drainIdx++];
         drainOp = task.op;
         const PipeInfo &p = m.pipes[drainPipe];
-        drainLeft = p.stages / p.strideOf(Drain);
+        drainLeft = p.stages / p.drainStride(agent.usedRoles[drainPipe]);
         continue;
       }
       section = Section::Done;

@@ -17,7 +17,10 @@
 #include "TripCount.h"
 #include "tspipe/Dialect/TSPipe/Analysis/Progress.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -27,13 +30,18 @@ namespace mlir::tspipe::progress::detail {
 
 /// Roles of a barrier step. Acquire and Drain wait on the empty barrier,
 /// Wait waits on the full barrier; Commit arrives on the full barrier,
-/// Release on the empty barrier.
+/// Release on the empty barrier. NamedArrive and NamedSync are the steps of
+/// a named barrier (NamedBarriers.cpp): an arrival, and an arrival followed
+/// by a wait for the phase it arrived in; their events carry the roles
+/// Commit (the arrival) and Wait.
 enum StepRole : uint8_t {
   Acquire = 0,
   Commit = 1,
   Wait = 2,
   Release = 3,
-  Drain = 4
+  Drain = 4,
+  NamedArrive = 5,
+  NamedSync = 6
 };
 /// The four cursors of a pipeline in a task (docs/Protocols.md, Cursors).
 enum CursorId : uint8_t { CurP = 0, CurPC = 1, CurC = 2, CurCR = 3 };
@@ -44,9 +52,17 @@ enum class Guard : uint8_t { Always, First, Last, Every, WhenTrue, WhenFalse };
 enum class Section : uint8_t { Head, Loop, Tail, Drains, Done };
 
 const char *roleName(StepRole r);
+/// The roles (bit i = StepRole i) whose cursors and barriers a step of role
+/// `r` uses: a named-barrier arrival is a Commit, a sync a Commit and a Wait.
+uint8_t roleBits(StepRole r);
 
 struct PipeInfo {
   PipelineOp op;
+  /// A named barrier (tspipe.named_barrier) modeled as a ring of one stage
+  /// whose full barrier counts the arrivals of every listed task's agents
+  /// and whose only cursor, `p`, counts the agent's arrivals
+  /// (NamedBarriers.cpp); `op` is null then.
+  Operation *named = nullptr;
   std::string name;
   int64_t stages = 1;
   /// Strides of acquire, commit, wait, release.
@@ -57,9 +73,19 @@ struct PipeInfo {
   /// full barriers [base, base + S), empty barriers [base + S, base + 2S).
   unsigned barrierBase = 0;
 
+  /// The op that declares it (tspipe.pipeline or tspipe.named_barrier).
+  Operation *decl() const {
+    return named ? named : PipelineOp(op).getOperation();
+  }
   /// Cursor a role moves, and the stride it moves by.
   CursorId cursorOf(StepRole r) const;
   int64_t strideOf(StepRole r) const;
+  /// The cursor and stride of the drain of a task whose roles on this
+  /// pipeline are `roles` (bit i = StepRole i): the lowering's
+  /// (Cursor.h, getDrainCursor), `p` in a task that acquires a split
+  /// pipeline without committing it, otherwise the commit cursor.
+  CursorId drainCursor(uint8_t roles) const;
+  int64_t drainStride(uint8_t roles) const;
 };
 
 /// One step of a task's schedule that touches a barrier (try forms and
@@ -175,6 +201,8 @@ struct Model {
   /// the whole kernel (it depends on the thread, the iteration or memory).
   std::vector<Operation *> unknownConds;
 
+  /// Whether flat barrier `b` is a named barrier's.
+  bool isNamed(unsigned b) const;
   unsigned barrier(unsigned pipe, bool full, int64_t stage) const {
     return pipes[pipe].barrierBase + (full ? 0 : pipes[pipe].stages) +
            static_cast<unsigned>(stage);
@@ -233,6 +261,9 @@ public:
   size_t drainIdx = 0;
   int64_t tile = 0;
   bool idle = false;
+  /// The wait of a named-barrier sync whose arrival was the last event.
+  bool hasPending = false;
+  Event pending{};
   std::vector<std::array<int64_t, 4>> pos;
 
 private:
@@ -247,6 +278,19 @@ private:
   bool bodyHasAlways = false;
   size_t eventsThisIter = 0;
 };
+
+/// Named barriers (NamedBarriers.cpp): appends one PipeInfo per
+/// tspipe.named_barrier of `m.kernel`, indexed by symbol in `index`.
+void addNamedBarriers(Model &m, llvm::StringMap<unsigned> &index);
+/// The step of a named-barrier sync / arrive (unguarded), or nullopt for
+/// another op.
+std::optional<Step> namedBarrierStep(Operation *op,
+                                     const llvm::StringMap<unsigned> &index);
+/// The events of named-barrier step `s`: its arrival in `e` (counted in
+/// `arrivals`, the agent's arrivals on it so far), and for a sync the wait
+/// for that arrival's phase in `pending`.
+void emitNamed(const Model &m, const Step &s, int64_t &arrivals,
+               int64_t iterTag, Event &e, bool &hasPending, Event &pending);
 
 /// DOT text of the task / pipeline dependency graph; tasks named in
 /// `blocked` are drawn in red.

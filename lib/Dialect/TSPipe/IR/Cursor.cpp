@@ -42,6 +42,20 @@ int64_t mlir::tspipe::getCommitCursorStride(PipelineConfigAttr cfg) {
                                    : cfg.getAcquireStride();
 }
 
+CursorKind mlir::tspipe::getDrainCursor(PipelineConfigAttr cfg,
+                                        bool taskCommits) {
+  if (cfg.getAdvanceOnAcquire() && !taskCommits)
+    return CursorKind::Producer;
+  return getBracketCursor(cfg, BracketRole::Commit);
+}
+
+int64_t mlir::tspipe::getDrainStride(PipelineConfigAttr cfg,
+                                     bool taskCommits) {
+  if (cfg.getAdvanceOnAcquire() && !taskCommits)
+    return cfg.getAcquireStride();
+  return getCommitCursorStride(cfg);
+}
+
 unsigned mlir::tspipe::getInitialPhase(CursorKind kind) {
   return kind == CursorKind::Producer || kind == CursorKind::ProducerCommit ? 1
                                                                             : 0;

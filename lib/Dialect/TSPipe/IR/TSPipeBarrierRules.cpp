@@ -4,21 +4,16 @@
 // thread of the CTA (or of the cluster) inside a task that does not span
 // it never completes (rule X12; NVIDIA/Fuser PR 4187, triton PRs 9456,
 // 9786). The tool for synchronizing some tasks is tspipe.named_barrier,
-// whose id and thread count tspipe allocates (rule X13). The progress
-// checker does not model named barriers yet, so X13 admits only the uses
-// that cannot hang by themselves: every listed task runs the same schedule
-// (the same brackets and named-barrier ops in the same places, over the
-// same domain), and no task only arrives in a loop (flashinfer PR 4732,
-// vllm PR 26026: an arrive-only side runs a phase ahead and the barrier
-// mixes two phases' arrivals).
+// whose id and thread count tspipe allocates (rule X13). Whether the listed
+// tasks meet at every phase (an arrive-only side that runs a phase ahead
+// hangs: flashinfer PR 4732, vllm PR 26026) is decided by the progress
+// checker, which models each barrier's phases (rule X30).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TSPipeRules.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -138,60 +133,6 @@ bool checkCtaWideBarriers(KernelOp kernel, TaskOp task) {
   return ok;
 }
 
-/// One step of a task's schedule as X13 compares them: the op's name, the
-/// symbol it names and its nesting (the names of its enclosing ops up to
-/// the task).
-std::string scheduleStep(Operation *op, TaskOp task) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  SmallVector<StringRef> nest;
-  for (Operation *p = op->getParentOp(); p && p != task; p = p->getParentOp())
-    nest.push_back(p->getName().getStringRef());
-  for (StringRef n : llvm::reverse(nest))
-    os << n << "/";
-  // An arrive (outside loops) and a sync are the same meeting point.
-  if (isa<NamedBarrierSyncOp, NamedBarrierArriveOp>(op))
-    os << "named_barrier";
-  else
-    os << op->getName().getStringRef();
-  for (StringRef attr : {"pipeline", "group", "barrier"})
-    if (auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attr))
-      os << " @" << ref.getValue();
-  return text;
-}
-
-bool isScheduleOp(Operation *op) {
-  return isa<ProducerTryAcquireOp, ProducerAcquireOp, ProducerCommitOp,
-             ProducerTailOp, ConsumerTryWaitOp, ConsumerWaitOp,
-             ConsumerReleaseOp, NamedBarrierSyncOp, NamedBarrierArriveOp>(op);
-}
-
-SmallVector<std::string> schedule(TaskOp task) {
-  SmallVector<std::string> steps;
-  task.walk([&](Operation *op) {
-    if (isScheduleOp(op))
-      steps.push_back(scheduleStep(op, task));
-  });
-  return steps;
-}
-
-bool sameValue(Value a, Value b) {
-  if (a == b)
-    return true;
-  APInt ca, cb;
-  return matchPattern(a, m_ConstantInt(&ca)) &&
-         matchPattern(b, m_ConstantInt(&cb)) && ca == cb;
-}
-
-bool sameDomain(TaskOp a, TaskOp b) {
-  DomainLoopOp la = a.getDomainLoop(), lb = b.getDomainLoop();
-  if (!la || !lb)
-    return !la && !lb;
-  return sameValue(la.getLowerBound(), lb.getLowerBound()) &&
-         sameValue(la.getUpperBound(), lb.getUpperBound()) &&
-         sameValue(la.getStep(), lb.getStep());
-}
-
 /// X13 on one named barrier.
 bool checkNamedBarrier(KernelOp kernel, NamedBarrierOp barrier,
                        int64_t position) {
@@ -261,48 +202,10 @@ bool checkNamedBarrier(KernelOp kernel, NamedBarrierOp barrier,
     }
   }
 
-  // An arrive-only side in a loop runs a phase ahead of the syncing side.
-  for (TaskOp task : tasks)
-    task.walk([&](NamedBarrierArriveOp arrive) {
-      if (arrive.getBarrier() != barrier.getSymName())
-        return;
-      for (Operation *p = arrive->getParentOp(); p && p != task;
-           p = p->getParentOp())
-        if (isa<DomainLoopOp, scf::ForOp, scf::WhileOp, scf::ParallelOp>(p)) {
-          arrive.emitOpError()
-              << "[X13] arrives at named barrier '@" << barrier.getSymName()
-              << "' inside a loop without waiting, so task '@"
-              << task.getSymName()
-              << "' can arrive for the next iteration before the other "
-                 "tasks' sync of this one completed and the barrier counts "
-                 "two phases' arrivals as one (a hang: flashinfer PR 4732, "
-                 "vllm PR 26026); use tspipe.named_barrier_sync, or hand the "
-                 "data through a pipeline";
-          ok = false;
-          return;
-        }
-    });
-  if (!ok)
-    return false;
-
-  // The progress checker does not model named barriers: admit only tasks
-  // that reach the barrier the same number of times at the same point of
-  // one schedule over one domain.
-  SmallVector<std::string> ref = schedule(tasks.front());
-  for (TaskOp task : ArrayRef(tasks).drop_front()) {
-    if (schedule(task) == ref && sameDomain(task, tasks.front()))
-      continue;
-    barrier.emitOpError()
-        << "[X13] tasks '@" << tasks.front().getSymName() << "' and '@"
-        << task.getSymName()
-        << "' do not run the same schedule (the same brackets and "
-           "named-barrier ops, in the same places, over the same domain "
-           "loop bounds); the progress checker does not model named "
-           "barriers yet, so only tasks that reach the barrier together by "
-           "construction may share one; give them one schedule or "
-           "synchronize them through a pipeline";
-    ok = false;
-  }
+  // Where the listed tasks meet is the progress checker's to decide: it
+  // models each barrier's phases (Analysis/NamedBarriers.cpp, rule X30).
+  // It can place every use in a schedule, since X15 keeps the uses where
+  // the brackets are: in the task, its domain loop or a loop guard.
   return ok;
 }
 

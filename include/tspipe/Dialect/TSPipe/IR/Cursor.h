@@ -50,6 +50,18 @@ int64_t getBracketStride(PipelineConfigAttr cfg, BracketRole role);
 /// advance_on_acquire, else the acquire stride on `p`.
 int64_t getCommitCursorStride(PipelineConfigAttr cfg);
 
+/// The cursor a task's producer drain (`producer_tail`, explicit or at task
+/// exit) waits with, and the stride it advances by (docs/Protocols.md,
+/// Producer drain). In a task that commits the pipeline (`taskCommits`),
+/// or without advance_on_acquire, that is the commit cursor
+/// (`getBracketCursor(cfg, Commit)`, `getCommitCursorStride`). Under
+/// advance_on_acquire, a task that acquires but never commits (the acquire
+/// half of a split producer) drains with `p` and the acquire stride: its
+/// `pc` never moves, so waits on `pc` would test the phases of the ring's
+/// first visit and block once the consumers had released a stage once.
+CursorKind getDrainCursor(PipelineConfigAttr cfg, bool taskCommits);
+int64_t getDrainStride(PipelineConfigAttr cfg, bool taskCommits);
+
 /// The phase a cursor starts with: 1 for the producer cursors (the first
 /// num_stages acquires pass without a release), 0 for the consumer ones.
 /// Every cursor starts at stage index 0 unless a lane seed moves it.
