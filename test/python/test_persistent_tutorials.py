@@ -364,6 +364,45 @@ def test_gemm_cute_cluster_2sm_verifies_and_lowers(name, tmp_path):
     _assemble(ptx, tmp_path, name, "sm_100a")
 
 
+def test_gemm_cute_cluster_2sm_copies_need_the_leader_barrier(monkeypatch):
+    """The port's copies complete on the pair leader's full barrier; on the
+    CTA's own one (which the peer's acquire never arms) the kernel is
+    rejected (X5)."""
+    from tspipe.diagnostics import ScheduleError
+    from tspipe.ts import brackets
+
+    example = _example("gemm_cute_cluster_2sm")
+    monkeypatch.setattr(brackets.Stage, "leader_full_barrier",
+                        brackets.Stage.full_barrier)
+    with pytest.raises(ScheduleError) as err:
+        example.build()
+    assert "[X5]" in str(err.value) and "pair leader" in str(err.value)
+
+
+def test_leader_full_barrier_needs_a_cta_pair():
+    """Stage.leader_full_barrier on a pipeline without a CTA pair (V = 1)
+    is rejected (X5), naming the pipeline."""
+    from tspipe import ts
+
+    G, T = ts.CooperativeGroup, ts.Agent.Thread
+    k = ts.Kernel(num_warps=2, arch="sm_100a", args=["out"])
+    ring = k.pipeline("ring", ts.PipelineConfig.create_tma_async_pipeline_cfg(
+        2, 1024, G(T, 1), G(T, 1)))
+    p = k.task("p", 0, 1, produces=[ring])
+    with p.domain_loop(0, 4):
+        stage = p.acquire(ring)
+        p.work(lambda: stage.leader_full_barrier())
+        p.commit(ring)
+    c = k.task("c", 1, 1, consumes=[ring])
+    with c.domain_loop(0, 4):
+        c.wait(ring)
+        c.release(ring)
+    with pytest.raises(ts.ScheduleError) as err:
+        k.build()
+    assert "[X5]" in str(err.value) and "V = 1" in str(err.value) and \
+        "'@ring'" in str(err.value), str(err.value)
+
+
 # -- the two Hopper ports through the example runner (fake driver) ------------
 
 def _u16(drv, ptr, n):
