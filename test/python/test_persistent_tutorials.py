@@ -1,8 +1,10 @@
 """The ports of CUTLASS's TS tutorials that use the work model
 (examples/python): ``copy_persistent_skip_tile`` and
 ``copy_varlen_dynamic_domain`` (tutorial 3, sm_90a, with launch specs) and
-``gemm_cluster_2sm`` with its CLC variant (tutorial 4: PDL, a 2-CTA
-cluster, static and CLC work queues; sm_100a, compile-only). Each verifies,
+``gemm_cluster_2sm`` and ``gemm_cute_cluster_2sm`` with their CLC
+variants (tutorial 4: a 2-CTA cluster, static and CLC work queues, PDL in
+the first, real tcgen05 work methods in the second; sm_100a,
+compile-only). Each verifies,
 lowers and (where ptxas is found) assembles; the key sequence of each is
 pinned on the IR or the PTX, and the launch specs' references and checkers
 are run on a NumPy model of the kernel's tile walk."""
@@ -250,6 +252,155 @@ def test_gemm_cluster_2sm_verifies_and_lowers(name, tmp_path):
         assert "clusterlaunchcontrol" not in ptx
         assert "tspipe.task @PaddingTask warps(7, 1)" in text
     _assemble(ptx, tmp_path, name, "sm_100a")
+
+
+# -- gemm_cute_cluster_2sm (the CuTe version) and its CLC variant -------------
+
+@pytest.mark.parametrize("name", ["gemm_cute_cluster_2sm",
+                                  "gemm_cute_cluster_2sm_clc"])
+def test_gemm_cute_cluster_2sm_verifies_and_lowers(name, tmp_path):
+    example = _example("gemm_cute_cluster_2sm")
+    tm = _example(name).build()
+    text = str(tm.module)
+    clc = name.endswith("_clc")
+    # The tutorial's layout: one load task for A and B, the MMA warp, the
+    # epilogue warpgroup, then the scheduler (CLC) and padding warps.
+    assert tm.kernel.num_warps == 8 and tm.kernel.cluster == (2, 1, 1)
+    for header in ("tspipe.task @LoadTask warps(4, 1) produces [@SmemAb]",
+                   "tspipe.task @MmaTask warps(5, 1) produces [@TmemC] "
+                   "consumes [@SmemAb",
+                   "tspipe.task @StoreTask warps(0, 4) consumes [@TmemC",
+                   "tspipe.task @PaddingTask warps(7, 1)" if clc else
+                   "tspipe.task @PaddingTask warps(6, 2)"):
+        assert header in text, header
+    assert ("tspipe.task @WorkScheduleTask warps(6, 1)" in text) == clc
+    # One A/B ring of 6 stages: the pair leader's full barrier expects both
+    # CTAs' A and B boxes (2 x 32 KiB), each CTA loading 32 KiB.
+    assert ("tspipe.pipeline @SmemAb config(<tma_umma, num_stages = 6, "
+            "num_bytes = 65536, producer_group = <thread, 1>, consumer_group "
+            "= <thread, 1>, cta_layout_vmnk = [2, 1, 1, 1], consumer_signaling"
+            " = cta_leader, num_bytes_per_warp_per_cta = 32768>) smem_bytes("
+            f"{example.STAGE_BYTES * example.AB_STAGES})") in text, text
+    assert ("tspipe.pipeline @TmemC config(<umma_async, num_stages = 2, "
+            "producer_group = <thread, 1>, consumer_group = <thread, 256>, "
+            "cta_layout_vmnk = [2, 1, 1, 1], producer_signaling = cta_leader>)"
+            " tmem_columns(512)") in text, text
+    # The load task's copies complete on the pair leader's full barrier;
+    # the MMA gets the waited stage's tiles through the schedule's data flow.
+    load = _task(text, "LoadTask")
+    assert _in_order(load, "tspipe.work_tile_loop @WorkQueue",
+                     "tspipe.domain_loop", "tspipe.producer_acquire @SmemAb",
+                     "tspipe.full_barrier", "{pair_leader}",
+                     "nvvm.cp.async.bulk.tensor.shared.cluster.global",
+                     "nvvm.cp.async.bulk.tensor.shared.cluster.global",
+                     "tspipe.producer_commit @SmemAb",
+                     "tspipe.advance_work_tile @WorkQueue"), load
+    mma = _task(text, "MmaTask")
+    assert _in_order(mma, "tspipe.work_tile_loop @WorkQueue",
+                     "tspipe.producer_acquire @TmemC", "tspipe.domain_loop",
+                     "tspipe.consumer_wait @SmemAb", "nvvm.tcgen05.mma",
+                     "tspipe.consumer_release @SmemAb",
+                     "tspipe.producer_commit @TmemC",
+                     "tspipe.advance_work_tile @WorkQueue"), mma
+    # No PDL in this tutorial kernel.
+    assert "tspipe.pdl" not in text
+    ptx = tm.to_ptx("sm_100a")
+    assert "griddepcontrol" not in ptx
+    assert ".reqnctapercluster 2, 1, 1" in ptx
+    # TMEM: both CTAs allocate the 2 x 256 columns together and free them
+    # after a cluster barrier.
+    assert _in_order(ptx, "tcgen05.alloc.cta_group::2",
+                     "tcgen05.relinquish_alloc_permit.cta_group::2",
+                     "barrier.cluster.arrive.aligned",
+                     "barrier.cluster.wait.aligned",
+                     "tcgen05.dealloc.cta_group::2"), ptx
+    # SmemAb's producer: wait on the empty barrier, the elected thread arms
+    # the full barrier with the pair's 65536 bytes, then the A and B copies
+    # complete on the leader's barrier (peer bit 24 cleared).
+    copy = ("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+            ".mbarrier::complete_tx::bytes.cta_group::2")
+    assert _in_order(ptx, "mbarrier.try_wait.parity.shared.b64",
+                     "mov.b32", "65536", "mbarrier.arrive.expect_tx.shared.b64",
+                     "and.b32", "-16777217", copy, copy), ptx
+    assert ptx.count(copy) == 2 * example.K_TILES  # the k-loop unrolled
+    # The MMA: NUM_K_BLOCKS tcgen05.mma.cta_group::2 per k-tile, then the
+    # stage's release and the accumulator's commit, both tcgen05 commits
+    # multicast to the pair (mask 0b11).
+    mma_op = "tcgen05.mma.cta_group::2.kind::f16"
+    commit = ("tcgen05.commit.cta_group::2.mbarrier::arrive::one"
+              ".shared::cluster.multicast::cluster.b64")
+    assert ptx.count(mma_op) == example.NUM_K_BLOCKS
+    assert _in_order(ptx, "tcgen05.fence::after_thread_sync",
+                     *[mma_op] * example.NUM_K_BLOCKS, commit, "mov.b16",
+                     "3", commit), ptx
+    assert "tcgen05.mma.cta_group::1" not in ptx
+    # The epilogue: SUBTILES tcgen05.ld of 32 columns, each waited, to fp16
+    # stores; the release arrives on the pair leader's empty barrier.
+    load_op = "tcgen05.ld.sync.aligned.32x32b.x32.b32"
+    assert ptx.count(load_op) == example.SUBTILES
+    assert _in_order(ptx, load_op, "tcgen05.wait::ld.sync.aligned",
+                     "cvt.rn.f16x2.f32", "st.global.v4.b32"), ptx
+    assert _in_order(ptx, "mapa.shared::cluster.u32",
+                     "mbarrier.arrive.release.cluster.shared::cluster.b64"), \
+        ptx
+    if clc:
+        sched = _task(text, "WorkScheduleTask")
+        assert _in_order(sched, "tspipe.work_tile_loop @WorkQueue",
+                         "tspipe.producer_acquire @WorkQueue_clc",
+                         "tspipe.fetch_work_tile @WorkQueue",
+                         "tspipe.producer_commit @WorkQueue_clc",
+                         "tspipe.consumer_wait @WorkQueue_clc",
+                         "tspipe.advance_work_tile @WorkQueue",
+                         "tspipe.consumer_release @WorkQueue_clc"), sched
+        assert "consumer_group = <thread, 512>" in text
+        assert "clusterlaunchcontrol.try_cancel" in ptx
+        assert [a if isinstance(a, str) else a[0] for a in tm.kernel.args] \
+            == ["tmap_a", "tmap_b", "c", "n"]
+    else:
+        assert "tspipe.work_queue @WorkQueue grid(" in text
+        assert "clusterlaunchcontrol" not in ptx
+        assert [a if isinstance(a, str) else a[0] for a in tm.kernel.args] \
+            == ["tmap_a", "tmap_b", "c", "n", "tiles_m", "tiles_n", "tiles_l"]
+    _assemble(ptx, tmp_path, name, "sm_100a")
+
+
+def test_gemm_cute_cluster_2sm_copies_need_the_leader_barrier(monkeypatch):
+    """The port's copies complete on the pair leader's full barrier; on the
+    CTA's own one (which the peer's acquire never arms) the kernel is
+    rejected (X5)."""
+    from tspipe.diagnostics import ScheduleError
+    from tspipe.ts import brackets
+
+    example = _example("gemm_cute_cluster_2sm")
+    monkeypatch.setattr(brackets.Stage, "leader_full_barrier",
+                        brackets.Stage.full_barrier)
+    with pytest.raises(ScheduleError) as err:
+        example.build()
+    assert "[X5]" in str(err.value) and "pair leader" in str(err.value)
+
+
+def test_leader_full_barrier_needs_a_cta_pair():
+    """Stage.leader_full_barrier on a pipeline without a CTA pair (V = 1)
+    is rejected (X5), naming the pipeline."""
+    from tspipe import ts
+
+    G, T = ts.CooperativeGroup, ts.Agent.Thread
+    k = ts.Kernel(num_warps=2, arch="sm_100a", args=["out"])
+    ring = k.pipeline("ring", ts.PipelineConfig.create_tma_async_pipeline_cfg(
+        2, 1024, G(T, 1), G(T, 1)))
+    p = k.task("p", 0, 1, produces=[ring])
+    with p.domain_loop(0, 4):
+        stage = p.acquire(ring)
+        p.work(lambda: stage.leader_full_barrier())
+        p.commit(ring)
+    c = k.task("c", 1, 1, consumes=[ring])
+    with c.domain_loop(0, 4):
+        c.wait(ring)
+        c.release(ring)
+    with pytest.raises(ts.ScheduleError) as err:
+        k.build()
+    assert "[X5]" in str(err.value) and "V = 1" in str(err.value) and \
+        "'@ring'" in str(err.value), str(err.value)
 
 
 # -- the two Hopper ports through the example runner (fake driver) ------------

@@ -101,6 +101,14 @@ class Stage:
         the barrier TMA copies complete their bytes on."""
         return self._access("full_barrier", lambda: tsd.full_barrier(self.value))
 
+    def leader_full_barrier(self):
+        """Address of the CTA pair leader's full mbarrier of the stage (8
+        bytes, ``!llvm.ptr<3>``, the peer bit cleared): the barrier the
+        ``cta_group::2`` TMA copies of both CTAs of a pair complete on
+        (``cta_layout_vmnk`` with V = 2, rule X5)."""
+        return self._access("leader_full_barrier",
+                            lambda: tsd.leader_full_barrier(self.value))
+
     def empty_barrier(self):
         """Address of the stage's empty mbarrier (8 bytes, ``!llvm.ptr<3>``)."""
         return self._access("empty_barrier", lambda: tsd.empty_barrier(self.value))
