@@ -44,7 +44,7 @@ import work_cases as W  # noqa: E402
 TS_CASE_TIMEOUT = 30
 
 # The share of generated kernels with work queues, PDL or guards.
-WORK_SHARE = 0.4
+WORK_SHARE = 0.3
 
 
 class TSProcess:
@@ -125,6 +125,8 @@ def _compact_warps(k):
 def _steps_lists(task):
     """Every step list of a task (head, loop body, tail, guard bodies)."""
     lists = [task["head"], task["loop"]["body"], task["tail"]]
+    # Work-model steps (work_cases.py): before and after the schedule.
+    lists += [task[key] for key in ("pre", "post") if key in task]
     for s in task["loop"]["body"]:
         if "guard" in s:
             lists.append(s["body"])
@@ -189,6 +191,11 @@ def _kernel_candidates(k):
                 del lst[s_i]
                 yield c
         loop = t["loop"]
+        if isinstance(loop["end"], dict):
+            # A per-tile domain end a * m + b: its value at tile 0.
+            c = copy.deepcopy(k)
+            c["tasks"][t_i]["loop"]["end"] = loop["end"]["dyn"][1]
+            yield c
         for key, value in (("end", 1), ("end", 2), ("start", 0), ("step", 1)):
             if isinstance(loop[key], int) and loop[key] != value:
                 c = copy.deepcopy(k)
@@ -374,7 +381,13 @@ def write_report(path, classes, stats, args, elapsed):
              "by real TS (its factories, `Task`, `TaskManager` validation with "
              "the credit simulator and the exhaustive interleaving checker) and "
              "by tspipe (its factories, `Kernel.build()` with every C++ "
-             "verifier, `tspipe-allocate-smem`). Every disagreement is put in "
+             "verifier, `tspipe-allocate-smem`). "
+             f"{int(WORK_SHARE * 100)}% of the kernels use the work model "
+             "(crosscheck/work_cases.py): a static or CLC-driven work queue "
+             "with `work_tile_loop`, per-tile domains and `skip_if` / "
+             "`skippable`, PDL wait and launch points, `every` / `when_true` "
+             "/ `when_false` guards, correct and deliberately broken. "
+             "Every disagreement is put in "
              "a class; each class shows its smallest case after shrinking and "
              "its classification. Rule ids: docs/Rules.md; TS's defects: "
              "ts-semantics §6.", "",

@@ -173,7 +173,7 @@ def _add_guards(kernel: dict, rng: random.Random) -> None:
 def random_work_kernel(rng: random.Random) -> dict:
     """A cases.py kernel (no or one of its mutations) with a work queue,
     PDL points and/or guards, then zero or one work-model mutation."""
-    kernel = C.random_kernel(rng, mutations=rng.choice([0, 0, 0, 1]))
+    kernel = C.random_kernel(rng, mutations=0)
     features = [f for f, p in (("wq", 0.6), ("pdl", 0.35), ("guards", 0.4))
                 if rng.random() < p] or [rng.choice(["wq", "pdl", "guards"])]
     if "guards" in features:
