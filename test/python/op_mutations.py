@@ -203,16 +203,19 @@ def mutants(n: int, seed: int) -> Iterator[Tuple[str, str, str]]:
         yield name, change, text
 
 
-def fuzz(opt: str, n: int, seed: int, pipelines=PIPELINES):
+def fuzz(opt: str, n: int, seed: int, pipelines=PIPELINES, timeout=60,
+         slow=None):
     """The crashes among ``n`` mutants: (seed name, change, pipeline,
-    stderr tail, text)."""
+    stderr tail, text). A run past ``timeout`` seconds is no crash; it is
+    appended to ``slow`` (a list) when one is given."""
     found = []
     for name, change, text in mutants(n, seed):
         for pipeline in pipelines:
             try:
-                proc = run_opt(opt, text, pipeline)
+                proc = run_opt(opt, text, pipeline, timeout=timeout)
             except subprocess.TimeoutExpired:
-                found.append((name, change, pipeline, "timeout", text))
+                if slow is not None:
+                    slow.append((name, change, pipeline, "timeout", text))
                 continue
             if crashed(proc):
                 found.append((name, change, pipeline, proc.stderr[-1500:], text))
@@ -231,7 +234,11 @@ def main(argv=None) -> int:
                     help="folder to write each crashing input to")
     args = ap.parse_args(argv)
     opt = find_opt(args.opt)
-    found = fuzz(opt, args.mutants, args.seed)
+    slow = []
+    found = fuzz(opt, args.mutants, args.seed, slow=slow)
+    for name, change, pipeline, _, _ in slow:
+        print(f"SLOW {name} ({change}) {' '.join(pipeline) or '(verify)'}: "
+              "over 60 s")
     for k, (name, change, pipeline, err, text) in enumerate(found):
         print(f"CRASH {name} ({change}) {' '.join(pipeline) or '(verify)'}")
         print("  " + "\n  ".join(err.strip().splitlines()[-6:]))
