@@ -85,6 +85,30 @@ def split_guard(case: dict) -> bool:
     return False
 
 
+def unused_pdl_wait(case: dict) -> bool:
+    """The kernel declares PDL (TS: a PdlWaitBarrier resource) but no task
+    waits."""
+    return case.get("pdl") is not None and not any(
+        "pdl_wait" in _ops(t) for t in case.get("tasks", []))
+
+
+def clc_scheduler_fills_more(case: dict) -> bool:
+    """A CLC work queue whose scheduler task (it fetches) also issues a
+    PDL launch, so its dst_resources hold more than the WorkQueue."""
+    wq = case.get("wq")
+    if not wq or wq["kind"] != "clc":
+        return False
+    return any("wq_fetch" in _ops(t) and "pdl_launch" in _ops(t)
+               for t in case["tasks"])
+
+
+def guarded_domain_lanes(case: dict) -> bool:
+    """Domain-lane consumers (a domain loop stepping by more than one) of a
+    pipeline some task fills, under a when_true / when_false guard."""
+    lanes = any(t["loop"]["step"] not in (0, 1) for t in case.get("tasks", []))
+    return lanes and bool(W.cond_keys(case))
+
+
 _WHY_PDL_ORDER = (
     "TS's exhaustive checker requires every launch_dependents to come after "
     "some wait_griddep in every interleaving (PdlLaunchBarrier's contract). "
@@ -97,6 +121,26 @@ _WHY_PDL_ORDER = (
     "its own wait (R37, X20), and accepts an early launch.")
 
 WORK_TABLE = [
+    ("kernel", "RA", "R29", "is not used by any", unused_pdl_wait, INTENDED,
+     "a kernel that declares PDL but whose tasks never wait: TS's "
+     "PdlWaitBarrier is a resource, and a resource of the dependency graph "
+     "that no task lists is an error (R29); in tspipe the wait is an op "
+     "(tspipe.pdl_wait), so there is no resource to leave unused, and with "
+     "no pipeline listed in pdl_pipelines nothing needs a wait (R37)."),
+    ("kernel", "RA", "?", "Tasks with only WorkQueue in dst_resources",
+     clc_scheduler_fills_more, INTENDED,
+     "TS recognizes the CLC scheduler task by a dst_resources list that "
+     "holds the WorkQueue alone, so a scheduler that also fills a "
+     "PdlLaunchBarrier (it launches the dependent grid) is not one and the "
+     "kernel has no scheduler; tspipe knows the scheduler by its "
+     "tspipe.fetch_work_tile and lets it issue the PDL launch too."),
+    ("kernel", "RA", "R71", "[domain lanes]", guarded_domain_lanes, TS_DEFECT,
+     "the domain-lane defect of TS's simulators (the R70 [domain lanes] "
+     "class: a warp-lane partner is placed at stage 0 advancing by one, "
+     "_domain_lane_offset_stride), here found by the exhaustive checker in "
+     "one assignment of an opaque when_true / when_false condition: the "
+     "lanes look blocked on stages the warp lanes do fill at run time "
+     "(docs/gpu-runs.md, TS verdicts on the GPU: domain_lanes_balanced)."),
     ("kernel", "RA", "R71", "PDL launch ordering", pdl_launch, INTENDED,
      _WHY_PDL_ORDER),
     ("kernel", "RA", ("R32", "R70", "R71"), None,

@@ -49,6 +49,9 @@ PIPELINES = (
     ["--pass-pipeline=builtin.module(tspipe-to-nvvm{check-progress=true})"],
     ["--pass-pipeline=builtin.module(tspipe-allocate-smem,"
      "convert-tspipe-to-nvvm)"],
+    # Down to PTX text: LLVM's NVPTX backend sees what the lowering made.
+    ["--pass-pipeline=builtin.module(nvvm-attach-target{chip=sm_100a "
+     "features=+ptx86},tspipe-to-nvvm,gpu-module-to-binary{format=isa})"],
 )
 
 # Sibling op names: a renamed op keeps its syntax or nearly so.
