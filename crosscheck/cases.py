@@ -336,7 +336,9 @@ def _loop_body(side: str, pipe: str, rng: random.Random, try_form: bool,
     return steps
 
 
-def random_kernel(rng: random.Random) -> dict:
+def random_kernel(rng: random.Random, mutations: Optional[int] = None) -> dict:
+    """One kernel case; ``mutations``: how many random changes (default:
+    zero to two, drawn)."""
     npipes = rng.choice([1, 1, 1, 2, 2, 3])
     # One cluster layout for the whole kernel (R57): from the first type.
     factories = [rng.choice(sorted(FACTORIES)) for _ in range(npipes)]
@@ -487,7 +489,9 @@ def random_kernel(rng: random.Random) -> dict:
             task["registers"] = value
     kernel = {"kind": "kernel", "num_warps": warp,
               "cluster": [t, 1, 1], "pipelines": pipelines, "tasks": tasks}
-    for _ in range(rng.choice([0, 0, 1, 1, 2])):
+    if mutations is None:
+        mutations = rng.choice([0, 0, 1, 1, 2])
+    for _ in range(mutations):
         mutate(kernel, rng)
     return kernel
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from rules_work import WORK_TABLE
+
 # TS check function (innermost first match wins) -> rule id.
 _TS_FUNCTIONS = [
     ("_verify_warp_group_registers", "R41"),
@@ -624,7 +626,8 @@ def _rows(table):
                        disposition=disposition, reason=reason)
 
 
-KNOWN = list(_rows(_TABLE))
+# The work-model rows first (each needs its construct in the case).
+KNOWN = list(_rows(WORK_TABLE + _TABLE))
 
 
 def _matches(pattern, key, needle):

@@ -35,12 +35,16 @@ import cases as C  # noqa: E402
 import import_check as IC  # noqa: E402
 import rules as R  # noqa: E402
 import tspipe_runner as TP  # noqa: E402
+import work_cases as W  # noqa: E402
 
 
 # CPU seconds TS may spend on one case (ts_runner.py reads
 # CROSSCHECK_CASE_TIMEOUT; this is its default). TS's exhaustive checker
 # needs up to about 26 s on the kernels of the default sizes.
 TS_CASE_TIMEOUT = 30
+
+# The share of generated kernels with work queues, PDL or guards.
+WORK_SHARE = 0.3
 
 
 class TSProcess:
@@ -94,7 +98,9 @@ def generate(n_configs: int, n_kernels: int, seed: int):
         case["id"] = f"c{i}"
         out.append(case)
     for i in range(n_kernels):
-        case = C.random_kernel(rng)
+        # A share of the kernels use the work model (work_cases.py).
+        case = (W.random_work_kernel(rng) if rng.random() < WORK_SHARE
+                else C.random_kernel(rng))
         case["id"] = f"k{i}"
         out.append(case)
     return out
@@ -119,6 +125,8 @@ def _compact_warps(k):
 def _steps_lists(task):
     """Every step list of a task (head, loop body, tail, guard bodies)."""
     lists = [task["head"], task["loop"]["body"], task["tail"]]
+    # Work-model steps (work_cases.py): before and after the schedule.
+    lists += [task[key] for key in ("pre", "post") if key in task]
     for s in task["loop"]["body"]:
         if "guard" in s:
             lists.append(s["body"])
@@ -183,6 +191,11 @@ def _kernel_candidates(k):
                 del lst[s_i]
                 yield c
         loop = t["loop"]
+        if isinstance(loop["end"], dict):
+            # A per-tile domain end a * m + b: its value at tile 0.
+            c = copy.deepcopy(k)
+            c["tasks"][t_i]["loop"]["end"] = loop["end"]["dyn"][1]
+            yield c
         for key, value in (("end", 1), ("end", 2), ("start", 0), ("step", 1)):
             if isinstance(loop[key], int) and loop[key] != value:
                 c = copy.deepcopy(k)
@@ -259,14 +272,39 @@ def render_kernel(k) -> str:
         extra = f" smem_bytes={p['smem_bytes']}" if p.get("smem_bytes") else ""
         lines.append(f"  {p['name']} = {C.show_config(p['factory'], p['kwargs'])}{extra}")
 
+    wq = k.get("wq")
+    if wq and wq["kind"] == "static":
+        lines.append(f"  wq = WorkQueue(StaticPersistent, grid={tuple(wq['grid'])})")
+    elif wq:
+        lines.append(f"  wq = WorkQueue(ClcDynamicPersistent, "
+                     f"create_clc_fetch_async_pipeline_cfg(num_stages="
+                     f"{wq['stages']}, num_bytes=16, consumer_group="
+                     f"CooperativeGroup(Agent.Thread, {wq['consumers']})))")
+    if k.get("pdl") is not None:
+        lines.append(f"  pdl_wait = PdlWaitBarrier(); graph edges "
+                     f"{{{', '.join(f'{d}: [pdl_wait]' for d in k['pdl']['deps'])}}}")
+
     def steps_text(steps):
         parts = []
         for s in steps:
             if "guard" in s:
-                parts.append(f"{s['guard']}{{ {steps_text(s['body'])} }}")
-            else:
+                g = s["guard"]
+                if g == "every":
+                    g = f"every({s['period']}, start={s['start']})"
+                elif "key" in s:
+                    g = f"{g}(cond{s['key']})"
+                parts.append(f"{g}{{ {steps_text(s['body'])} }}")
+            elif "pipe" in s:
                 parts.append(f"{s['op']}({s['pipe']})")
+            else:
+                parts.append(s["op"])
         return "; ".join(parts)
+
+    def end_text(end):
+        if isinstance(end, dict):
+            a, b = end["dyn"]
+            return f"{a} * m + {b}"
+        return str(end)
 
     for t in k["tasks"]:
         attrs = []
@@ -281,12 +319,27 @@ def render_kernel(k) -> str:
         lines.append(f"  task {t['name']} warps[{t['warp_idx']}, "
                      f"{t['warp_idx'] + t['num_warps']}) {' '.join(attrs)}")
         loop = t["loop"]
+        tile = t.get("tile")
+        pad = "    "
+        if t.get("pre"):
+            lines.append(f"    pre: {steps_text(t['pre'])}")
+        if tile:
+            skip = ", skip_if=f" if tile.get("skip") else ""
+            lines.append(f"    work_tile_loop(wq{skip}) as (m, n, l):")
+            pad = "      "
+            if tile.get("skippable"):
+                lines.append("      skippable:")
+                pad = "        "
         if t["head"]:
-            lines.append(f"    head: {steps_text(t['head'])}")
-        lines.append(f"    domain_loop({loop['start']}, {loop['end']}, "
+            lines.append(f"{pad}head: {steps_text(t['head'])}")
+        lines.append(f"{pad}domain_loop({loop['start']}, {end_text(loop['end'])}, "
                      f"{loop['step']}): {steps_text(loop['body'])}")
         if t["tail"]:
-            lines.append(f"    tail: {steps_text(t['tail'])}")
+            lines.append(f"{pad}tail: {steps_text(t['tail'])}")
+        if tile:
+            lines.append(f"      {'; '.join(tile['tail']) or '(no tile tail)'}")
+        if t.get("post"):
+            lines.append(f"    post: {steps_text(t['post'])}")
     return "\n".join(lines)
 
 
@@ -328,7 +381,13 @@ def write_report(path, classes, stats, args, elapsed):
              "by real TS (its factories, `Task`, `TaskManager` validation with "
              "the credit simulator and the exhaustive interleaving checker) and "
              "by tspipe (its factories, `Kernel.build()` with every C++ "
-             "verifier, `tspipe-allocate-smem`). Every disagreement is put in "
+             "verifier, `tspipe-allocate-smem`). "
+             f"{int(WORK_SHARE * 100)}% of the kernels use the work model "
+             "(crosscheck/work_cases.py): a static or CLC-driven work queue "
+             "with `work_tile_loop`, per-tile domains and `skip_if` / "
+             "`skippable`, PDL wait and launch points, `every` / `when_true` "
+             "/ `when_false` guards, correct and deliberately broken. "
+             "Every disagreement is put in "
              "a class; each class shows its smallest case after shrinking and "
              "its classification. Rule ids: docs/Rules.md; TS's defects: "
              "ts-semantics §6.", "",

@@ -43,12 +43,18 @@ def _ts():
         from dataclasses import dataclass
 
         import cutlass.pipeline as pl
-        from cutlass.experimental.task_scheduling import domain_loop, schedule
+        from cutlass.experimental.task_scheduling import (domain_loop,
+                                                          schedule, when_false,
+                                                          when_true,
+                                                          work_tile_loop)
+        from cutlass.experimental.task_scheduling.enums import \
+            TileSchedulerType
         from cutlass.experimental.task_scheduling.enums import SignalingThreads
         from cutlass.experimental.task_scheduling.memory import (
             SmemAllocation, SmemAllocator)
         from cutlass.experimental.task_scheduling.resources import (
-            MemoryResource, PipelineConfig)
+            MemoryResource, PdlLaunchBarrier, PdlWaitBarrier, PipelineConfig,
+            TileSchedulerConfig, WorkQueue)
         from cutlass.experimental.task_scheduling.task import Task
         from cutlass.experimental.task_scheduling.task_manager import \
             TaskManager
@@ -78,6 +84,11 @@ def _ts():
         ns.PipelineConfig, ns.Buffer = PipelineConfig, Buffer
         ns.SmemAllocator, ns.Task, ns.TaskManager = SmemAllocator, Task, TaskManager
         ns.schedule, ns.domain_loop = schedule, domain_loop
+        ns.work_tile_loop, ns.when_true, ns.when_false = \
+            work_tile_loop, when_true, when_false
+        ns.WorkQueue, ns.TileSchedulerConfig = WorkQueue, TileSchedulerConfig
+        ns.TileSchedulerType = TileSchedulerType
+        ns.PdlWaitBarrier, ns.PdlLaunchBarrier = PdlWaitBarrier, PdlLaunchBarrier
         _TS = ns
     return _TS
 
@@ -146,29 +157,35 @@ def _build_kernel(desc, validate=True, exhaustive=True):
                     "smem_bytes": pipe["smem_bytes"]}))
             resources[pipe["name"]] = cls(name=pipe["name"],
                                           pipeline_config=cfg)
+        graph_edges = _add_work_resources(desc, resources)
         stage = "schedule"
         tasks = []
         for t in desc["tasks"]:
+            extra = _work_resources_of(t)
             used = list(dict.fromkeys(
                 t["produces"] + t["consumes"] +
-                [s["pipe"] for s in _all_steps(t) if "pipe" in s]))
-            sched = _make_schedule(t, used)
-            src = [resources[n] for n in t["consumes"]]
-            dst = [resources[n] for n in t["produces"]]
+                [s["pipe"] for s in _all_steps(t) if "pipe" in s] +
+                extra["src"] + extra["dst"]))
+            task_cls = _task_class(t)
+            sched = _make_schedule(t, used, task_cls)
+            src = [resources[n] for n in t["consumes"] + extra["src"]]
+            dst = [resources[n] for n in t["produces"] + extra["dst"]]
             kwargs = {}
             if t.get("registers") is not None:
                 kwargs["num_registers"] = t["registers"]
             if t.get("cta") is not None:
                 kwargs["run_only_on_cta_id"] = t["cta"]
-            tasks.append(ts.Task(src, dst, t["warp_idx"], t["num_warps"],
-                                 schedule=sched(*[resources[n] for n in used]),
-                                 name=t["name"], **kwargs))
+            tasks.append(task_cls(src, dst, t["warp_idx"], t["num_warps"],
+                                  schedule=sched(*[resources[n] for n in used]),
+                                  name=t["name"], **kwargs))
         stage = "manager"
         smem = ts.SmemAllocator()
         for r in resources.values():
             smem.add_resource(r)
         smem.compute_layout()
-        manager = ts.TaskManager(tasks, {r: [] for r in resources.values()},
+        graph = {r: [resources[d] for d in graph_edges.get(n, [])]
+                 for n, r in resources.items()}
+        manager = ts.TaskManager(tasks, graph,
                                  verbose=False, skip_validation=not validate,
                                  smem_allocator=smem,
                                  exhaustive_deadlock_race_check=exhaustive)
@@ -193,28 +210,145 @@ def _all_steps(task):
     return out
 
 
-def _make_schedule(task, used):
+# Work-model steps (work_cases.py): (resource name, method).
+_WORK_STEPS = {"pdl_wait": ("pdl_wait", "wait_griddep"),
+               "pdl_launch": ("pdl_launch", "launch_griddep"),
+               "wq_acquire": ("wq", "acquire"),
+               "wq_fetch": ("wq", "fetch_work_tile"),
+               "wq_commit": ("wq", "commit"),
+               "wq_wait": ("wq", "wait"),
+               "wq_advance": ("wq", "get_and_advance_work_tile"),
+               "wq_release": ("wq", "release")}
+
+
+def _add_work_resources(desc, resources):
+    """The kernel's WorkQueue and PDL barriers (work_cases.py) added to
+    ``resources``; returns the dependency-graph edges {name: [upstream]}."""
+    ts = _ts()
+    wq = desc.get("wq")
+    if wq and wq["kind"] == "static":
+        # TS's validation never reads the scheduler's parameters; the grid
+        # is kept for an importer that does.
+        from types import SimpleNamespace
+        m, n = wq["grid"]
+        params = SimpleNamespace(problem_shape_ntile_mnl=(m, n, 1),
+                                 cluster_shape_mn=(1, 1))
+        resources["wq"] = ts.WorkQueue(
+            ts.TileSchedulerConfig(ts.TileSchedulerType.StaticPersistent,
+                                   params), name="wq")
+    elif wq:
+        g = ts.pl.CooperativeGroup
+        layout = (desc["cluster"][0], 1, 1, 1)
+        cfg = ts.PipelineConfig.create_clc_fetch_async_pipeline_cfg(
+            num_stages=wq["stages"], num_bytes=16,
+            producer_group=g(ts.pl.Agent.Thread, 1),
+            consumer_group=g(ts.pl.Agent.Thread, wq["consumers"]),
+            cta_layout_vmnk=layout)
+        resources["wq"] = ts.WorkQueue(
+            ts.TileSchedulerConfig(ts.TileSchedulerType.ClcDynamicPersistent,
+                                   None), name="wq", pipeline_config=cfg)
+    steps = [s.get("op") for t in desc["tasks"] for s in _work_steps(t)]
+    edges = {}
+    if desc.get("pdl") is not None or "pdl_wait" in steps:
+        resources["pdl_wait"] = ts.PdlWaitBarrier(name="pdl_wait")
+        for dep in (desc.get("pdl") or {}).get("deps", []):
+            edges[dep] = ["pdl_wait"]
+    if "pdl_launch" in steps:
+        resources["pdl_launch"] = ts.PdlLaunchBarrier(name="pdl_launch")
+    return edges
+
+
+def _work_steps(task):
+    return (task.get("pre", []) + _all_steps(task) + task.get("post", []) +
+            [{"op": w} for w in (task.get("tile") or {}).get("tail", [])])
+
+
+def _work_resources_of(task):
+    """The work-model resources a task reads (src) and fills (dst)."""
+    ops = {s.get("op") for s in _work_steps(task)}
+    src, dst = [], []
+    if task.get("tile") or ops & {"wq_wait", "wq_advance", "wq_release"}:
+        src.append("wq")
+    if ops & {"wq_acquire", "wq_fetch", "wq_commit"}:
+        dst.append("wq")
+    if "pdl_wait" in ops:
+        src.append("pdl_wait")
+    if "pdl_launch" in ops:
+        dst.append("pdl_launch")
+    return {"src": src, "dst": dst}
+
+
+def _task_class(task):
+    """``Task``, or a subclass whose ``get_domain`` is the task's per-tile
+    domain end ``a * m + b`` (work_cases.py)."""
+    ts = _ts()
+    end = task["loop"]["end"]
+    if not isinstance(end, dict):
+        return ts.Task
+    a, b = end["dyn"]
+
+    def get_domain(self, tile_coord):
+        return a * tile_coord[0] + b
+    return type("DynTask", (ts.Task,), {"get_domain": get_domain})
+
+
+def _skip_never(work_queue, work_tile):
+    return False
+
+
+def _make_schedule(task, used, task_cls=None):
     ts = _ts()
     loop = task["loop"]
+    tile = task.get("tile")
+    end = loop["end"]
+    if isinstance(end, dict):
+        end = task_cls.get_domain
 
     def emit(proxies, steps, handle=None):
         for s in steps:
             if "guard" in s:
-                guard = handle.first_iter() if s["guard"] == "first_iter" else handle.last_iter()
+                kind = s["guard"]
+                if kind == "first_iter":
+                    guard = handle.first_iter()
+                elif kind == "last_iter":
+                    guard = handle.last_iter()
+                elif kind == "every":
+                    guard = handle.every(s["period"], start=s["start"])
+                else:
+                    guard = getattr(ts, kind)(None, key=("xc", s["key"]))
                 with guard:
                     emit(proxies, s["body"], handle)
                 continue
             if s["op"] == "marker":
                 getattr(proxies[s["pipe"]], f"xm{s['id']}")()
                 continue
+            if s["op"] in _WORK_STEPS:
+                name, method = _WORK_STEPS[s["op"]]
+                getattr(proxies[name], method)()
+                continue
             getattr(proxies[s["pipe"]], s["op"])()
+
+    def inner(proxies):
+        emit(proxies, task["head"])
+        with ts.domain_loop(loop["start"], end, loop["step"]) as d:
+            emit(proxies, loop["body"], d)
+        emit(proxies, task["tail"])
 
     def body(*rs):
         proxies = dict(zip(used, rs))
-        emit(proxies, task["head"])
-        with ts.domain_loop(loop["start"], loop["end"], loop["step"]) as d:
-            emit(proxies, loop["body"], d)
-        emit(proxies, task["tail"])
+        emit(proxies, task.get("pre", []))
+        if tile:
+            skip = _skip_never if tile.get("skip") else None
+            with ts.work_tile_loop(proxies["wq"], skip_if=skip) as wtl:
+                if tile.get("skippable"):
+                    with wtl.skippable():
+                        inner(proxies)
+                else:
+                    inner(proxies)
+                emit(proxies, [{"op": w} for w in tile["tail"]])
+        else:
+            inner(proxies)
+        emit(proxies, task.get("post", []))
 
     body.__name__ = f"schedule_{task['name']}"
     return ts.schedule(body)

@@ -19,6 +19,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import cases as C  # noqa: E402
+import work_cases as W  # noqa: E402
 
 ARCH = "sm_100a"
 
@@ -73,16 +74,33 @@ class _Scopes:
         self.stack.pop()
 
 
+def _guard_scope(task, s):
+    """The builder scope of a loop guard step (cases.py, work_cases.py)."""
+    kind = s["guard"]
+    if kind == "first_iter":
+        return task.first_iter()
+    if kind == "last_iter":
+        return task.last_iter()
+    if kind == "every":
+        return task.every(s["period"], s["start"])
+    cond = task.kernel.arg(f"cond{s['key']}")
+    return getattr(task, kind)(cond)
+
+
 def _emit_steps(task, steps, scopes, stages):
     for s in steps:
         if "guard" in s:
-            guard = task.first_iter() if s["guard"] == "first_iter" else task.last_iter()
+            guard = _guard_scope(task, s)
             with guard:
                 scopes.push()
                 _emit_steps(task, s["body"], scopes, stages)
                 scopes.pop()
             continue
-        pipe, verb = s["pipe"], s["op"]
+        verb = s["op"]
+        if verb in _WORK_STEPS:
+            _WORK_STEPS[verb](task, stages)
+            continue
+        pipe = s["pipe"]
         if verb == "marker":
             # A PTX comment that ptx_compare.py cuts the brackets at.
             task.ptx_comment(f"XMARK {s['id']}")
@@ -100,27 +118,161 @@ def _emit_steps(task, steps, scopes, stages):
             getattr(task, verb)(pipe)
 
 
+def _clc_stage(task, stages, verb):
+    return stages.get(("wq_clc", verb))
+
+
+def _wq_open(verb):
+    def emit(task, stages):
+        if task.kernel._xc_wq == "clc":
+            bracket = "acquire" if verb == "wq_acquire" else "wait"
+            stages[("wq_clc", verb)] = getattr(task, bracket)("wq_clc")
+    return emit
+
+
+def _wq_close(verb):
+    def emit(task, stages):
+        if task.kernel._xc_wq == "clc":
+            getattr(task, "commit" if verb == "wq_commit" else "release")("wq_clc")
+    return emit
+
+
+def _wq_fetch(task, stages):
+    if task.kernel._xc_wq == "clc":
+        stage = stages.get(("wq_clc", "wq_acquire"))
+        if stage is None:
+            stage = task.current_stage("wq_clc", "producer")
+        task.fetch_work_tile("wq", stage)
+
+
+def _wq_advance(task, stages):
+    response = None
+    if task.kernel._xc_wq == "clc":
+        response = stages.get(("wq_clc", "wq_wait"))
+    task.advance_work_tile("wq", response=response)
+
+
+# Work-model steps (work_cases.py). A static queue's wait and release are
+# no ops in tspipe (docs/python.md: they emit nothing, ts-semantics 2.8).
+_WORK_STEPS = {
+    "pdl_wait": lambda task, stages: task.pdl_wait(),
+    "pdl_launch": lambda task, stages: task.pdl_launch_dependents(),
+    "wq_acquire": _wq_open("wq_acquire"),
+    "wq_fetch": _wq_fetch,
+    "wq_commit": _wq_close("wq_commit"),
+    "wq_wait": _wq_open("wq_wait"),
+    "wq_advance": _wq_advance,
+    "wq_release": _wq_close("wq_release"),
+}
+
+
+def _declare_work(kernel, desc):
+    """The case's work queue and PDL pipelines (work_cases.py)."""
+    ts = _ts()
+    wq = desc.get("wq")
+    kernel._xc_wq = wq["kind"] if wq else None
+    if wq and wq["kind"] == "static":
+        kernel.work_queue("wq", grid=list(wq["grid"]))
+    elif wq:
+        g = ts.CooperativeGroup
+        cfg = ts.PipelineConfig.create_clc_fetch_async_pipeline_cfg(
+            num_stages=wq["stages"], num_bytes=16,
+            producer_group=g(ts.Agent.Thread, 1),
+            consumer_group=g(ts.Agent.Thread, wq["consumers"]),
+            cta_layout_vmnk=(desc["cluster"][0], 1, 1, 1))
+        # One 16-byte try_cancel response a stage (R35).
+        kernel.pipeline("wq_clc", cfg,
+                        smem_bytes=16 * wq["stages"] if wq["stages"] > 0 else None)
+        kernel.work_queue("wq", clc="wq_clc")
+    deps = (desc.get("pdl") or {}).get("deps")
+    if deps:
+        kernel.set_pdl_pipelines(deps)
+
+
+def _never_skip(*coords):
+    from tspipe import ir
+    from tspipe.dialects import arith
+    return arith.constant(ir.IntegerType.get_signless(1), 0)
+
+
+def _domain_end(task, end, coords):
+    """The domain end: an int, or the per-tile ``a * m + b`` (an ``index``
+    Value built from the tile's first coordinate)."""
+    if not isinstance(end, dict):
+        return end
+    a, b = end["dyn"]
+    if not coords:
+        # Outside a tile loop: the value at tile 0, as TS probes it.
+        return b
+    from tspipe import ir
+    from tspipe.dialects import arith
+    with task.ops():
+        idx = ir.IndexType.get()
+        scaled = arith.muli(coords[0], arith.constant(idx, a))
+        return arith.addi(scaled, arith.constant(idx, b))
+
+
+def _emit_task(task, t, scopes, stages):
+    """A task's head, domain loop and tail (inside its tile loop, and there
+    inside ``skippable()`` when the case asks)."""
+    tile = t.get("tile")
+    kernel = task.kernel
+    if tile and kernel._xc_wq:
+        skip = _never_skip if tile.get("skip") else None
+        with task.work_tile_loop("wq", skip_if=skip) as coords:
+            scopes.push()
+            if tile.get("skippable"):
+                with task.skippable():
+                    scopes.push()
+                    _emit_body(task, t, scopes, stages, coords)
+                    scopes.pop()
+            else:
+                _emit_body(task, t, scopes, stages, coords)
+            _emit_steps(task, [{"op": w} for w in tile["tail"]], scopes, stages)
+            scopes.pop()
+    else:
+        _emit_body(task, t, scopes, stages, [])
+
+
+def _emit_body(task, t, scopes, stages, coords):
+    _emit_steps(task, t["head"], scopes, stages)
+    loop = t["loop"]
+    end = _domain_end(task, loop["end"], coords)
+    with task.domain_loop(loop["start"], end, loop["step"]):
+        scopes.push()
+        _emit_steps(task, loop["body"], scopes, stages)
+        scopes.pop()
+    _emit_steps(task, t["tail"], scopes, stages)
+
+
 def build_kernel(desc, arch=ARCH):
     """A ``tspipe.ts.Kernel`` for the kernel case ``desc`` (not verified)."""
     ts = _ts()
+    keys = W.cond_keys(desc)
     kernel = ts.Kernel(num_warps=desc["num_warps"], cluster=tuple(desc["cluster"]),
-                       name="xk", arch=arch)
+                       name="xk", arch=arch,
+                       args=[(f"cond{k}", "i1") for k in range(max(keys) + 1)]
+                       if keys else ())
     for pipe in desc["pipelines"]:
         kernel.pipeline(pipe["name"], make_config(pipe["factory"], pipe["kwargs"]),
                         smem_bytes=pipe.get("smem_bytes"))
+    _declare_work(kernel, desc)
     for t in desc["tasks"]:
+        produces, consumes = list(t["produces"]), list(t["consumes"])
+        if kernel._xc_wq == "clc":
+            ops = {s.get("op") for s in W.all_steps(t)}
+            if ops & {"wq_acquire", "wq_fetch", "wq_commit"}:
+                produces.append("wq_clc")
+            if t.get("tile") or ops & {"wq_wait", "wq_release"}:
+                consumes.append("wq_clc")
         task = kernel.task(t["name"], t["warp_idx"], t["num_warps"],
-                           produces=t["produces"], consumes=t["consumes"],
+                           produces=produces, consumes=consumes,
                            run_only_on_cta_id=t.get("cta"),
                            num_registers=t.get("registers"))
         scopes, stages = _Scopes(), {}
-        _emit_steps(task, t["head"], scopes, stages)
-        loop = t["loop"]
-        with task.domain_loop(loop["start"], loop["end"], loop["step"]):
-            scopes.push()
-            _emit_steps(task, loop["body"], scopes, stages)
-            scopes.pop()
-        _emit_steps(task, t["tail"], scopes, stages)
+        _emit_steps(task, t.get("pre", []), scopes, stages)
+        _emit_task(task, t, scopes, stages)
+        _emit_steps(task, t.get("post", []), scopes, stages)
     return kernel
 
 

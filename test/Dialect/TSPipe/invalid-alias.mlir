@@ -274,3 +274,47 @@ gpu.func @X23_tmem_alias_race(%v: f32) kernel {
   gpu.return
 }
 }
+
+// -----
+
+// X23: a persistent task (its domain loop in a work_tile_loop) beside an
+// alias group: the phase order is not modeled across tiles, so the
+// verifier says so instead of guessing (it asserted in isBeforeInBlock
+// before; found by the builder mutations of test_op_mutations.py).
+gpu.module @m {
+gpu.func @X23_persistent_task(%m: index) kernel {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>) smem_bytes(128)
+    tspipe.buffer @scratch smem_bytes(256)
+    tspipe.work_queue @tiles grid(%m)
+    // expected-error @+1 {{[X23] cannot prove the phases of the group race-free: task '@load' runs its tspipe.domain_loop inside a 'tspipe.work_tile_loop'}}
+    tspipe.alias_group @g smem [[@scratch], [@ring]]
+    tspipe.task @load warps(0, 1) produces [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %c4 step %c1 {
+          %s = tspipe.producer_acquire @ring
+          %p = tspipe.buffer_address @scratch : !llvm.ptr<3>
+          tspipe.producer_commit @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %c4 step %c1 {
+          %w = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+  }
+  gpu.return
+}
+}

@@ -158,3 +158,91 @@ func.func @R22_pdl_around_tile_loop(%m: index, %n: index) {
   }
   return
 }
+
+// -----
+
+// R22: PDL points may surround the tile loop: the wait before it (TS's
+// pre-loop head) and the launch after it run once per CTA, as they would
+// in the tile loop's first and last tile (crosscheck class of TS's
+// `wait_griddep` / `launch_griddep` outside `work_tile_loop`).
+// CHECK-LABEL: func.func @R22_pdl_beside_tile_loop
+// CHECK: tspipe.pdl_wait
+// CHECK-NEXT: tspipe.work_tile_loop @tiles
+// CHECK: tspipe.pdl_launch_dependents
+func.func @R22_pdl_beside_tile_loop(%m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.work_queue @tiles grid(%m)
+    tspipe.task @load warps(0, 1) produces [@ring] {
+      tspipe.pdl_wait
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %s = tspipe.producer_acquire @ring
+          tspipe.producer_commit @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          %w = tspipe.consumer_wait @ring
+          tspipe.consumer_release @ring
+        }
+        tspipe.advance_work_tile @tiles
+      }
+      tspipe.pdl_launch_dependents
+    }
+  }
+  return
+}
+
+// -----
+
+// X8, R32: in a persistent task the steps of the tile around the domain
+// loop are its head and tail, and a bracket under a loop guard inside the
+// loop is a loop bracket: no X8 for a guarded close with a per-tile
+// (unknown) trip count (it was reported as a head bracket closed on a
+// guarded iteration: crosscheck class of every() in a work_tile_loop).
+// CHECK-LABEL: func.func @X8_guarded_bracket_in_tile_loop
+func.func @X8_guarded_bracket_in_tile_loop(%m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tspipe.kernel warps(2) {
+    tspipe.pipeline @ring config(<async_async, num_stages = 2,
+        producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+    tspipe.work_queue @tiles grid(%m)
+    tspipe.task @load warps(0, 1) produces [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        %end = arith.addi %tm, %c1 : index
+        tspipe.domain_loop %i = %c0 to %end step %c1 {
+          tspipe.every period(2) start(0) {
+            %s = tspipe.producer_acquire @ring
+            tspipe.producer_commit @ring
+          }
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+    tspipe.task @use warps(1, 1) consumes [@ring] {
+      tspipe.work_tile_loop @tiles {
+      ^bb0(%tm: index):
+        %end = arith.addi %tm, %c1 : index
+        tspipe.domain_loop %i = %c0 to %end step %c1 {
+          tspipe.every period(2) start(0) {
+            %w = tspipe.consumer_wait @ring
+            tspipe.consumer_release @ring
+          }
+        }
+        tspipe.advance_work_tile @tiles
+      }
+    }
+  }
+  return
+}

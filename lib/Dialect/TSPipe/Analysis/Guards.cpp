@@ -23,8 +23,10 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -81,7 +83,15 @@ void setStepGuard(Model &m, TaskInfo &t, Operation *guardOp, Step &s) {
     s.guard = Guard::Every;
     s.period = g.period;
     s.start = g.start;
-    t.guardPeriod = std::lcm(t.guardPeriod, g.period);
+    // The periods' lcm, saturated: a product beyond int64 (periods up to
+    // 2^63 - 1 pass X22) would overflow; a saturated period never repeats,
+    // so the lengths search ends unproven instead of misreading it.
+    if (g.period > 0) {
+      int64_t gcd = std::gcd(t.guardPeriod, g.period), lcm;
+      if (llvm::MulOverflow(t.guardPeriod / gcd, g.period, lcm))
+        lcm = std::numeric_limits<int64_t>::max();
+      t.guardPeriod = lcm;
+    }
     return;
   case LoopGuard::Kind::WhenTrue:
   case LoopGuard::Kind::WhenFalse:

@@ -597,6 +597,23 @@ LogicalResult mlir::tspipe::rules::verifyAliasRules(KernelOp kernel) {
       }
   if (!ok)
     return failure();
+  // The phase order is proved on a task's head, domain loop and tail; a
+  // domain loop nested in a tspipe.work_tile_loop (or another region) has
+  // per-tile phases this model does not see: say so rather than guess.
+  for (auto task : kernel.getBody().getOps<TaskOp>()) {
+    DomainLoopOp loop = task.getDomainLoop();
+    if (!loop || loop->getParentOp() == task.getOperation())
+      continue;
+    for (AliasGroupOp group : groups)
+      group.emitOpError()
+          << "[X23] cannot prove the phases of the group race-free: task '@"
+          << task.getSymName() << "' runs its tspipe.domain_loop inside a '"
+          << loop->getParentOp()->getName()
+          << "', and X23 orders uses only in a task's head, domain loop and "
+             "tail; keep aliased storage out of persistent (work_tile_loop) "
+             "kernels, or give each phase its own storage";
+    return failure();
+  }
   SmallVector<Schedule> all;
   for (auto task : kernel.getBody().getOps<TaskOp>())
     all.emplace_back(task);

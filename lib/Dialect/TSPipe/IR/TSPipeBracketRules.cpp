@@ -56,18 +56,27 @@ struct TaskEvents {
   llvm::MapVector<StringRef, SmallVector<Event>> byPipe;
 };
 
+/// Where `op` runs relative to the task's domain loop: in it, before it
+/// or after it, in the innermost block around the loop that holds `op` (a
+/// persistent task's loop sits in its work_tile_loop, or a skippable of
+/// it: the tile's steps around the loop are its head and tail).
+Section sectionOf(Operation *op, DomainLoopOp loop) {
+  if (!loop)
+    return Section::Head;
+  if (loop->isAncestor(op))
+    return Section::Loop;
+  for (Operation *l = loop; l && l->getBlock(); l = l->getParentOp())
+    if (Operation *a = l->getBlock()->findAncestorOpInBlock(*op))
+      return a->isBeforeInBlock(l) ? Section::Head : Section::Tail;
+  return Section::Head;
+}
+
 TaskEvents collectEvents(TaskOp task) {
   TaskEvents ev;
   DomainLoopOp loop = task.getDomainLoop();
-  bool afterLoop = false;
   for (Operation &top : task.getBody().front()) {
-    if (&top == loop.getOperation()) {
-      afterLoop = true;
-    }
-    Section section = &top == loop.getOperation() ? Section::Loop
-                      : afterLoop                 ? Section::Tail
-                                                  : Section::Head;
     top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      Section section = sectionOf(op, loop);
       std::optional<Kind> kind;
       SmallVector<StringRef, 4> pipes;
       if (isa<StageIndexOp, FullBarrierOp, EmptyBarrierOp, StageBufferOp>(op)) {

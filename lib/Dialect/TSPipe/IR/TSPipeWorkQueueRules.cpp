@@ -131,6 +131,8 @@ LogicalResult rules::verifyWorkQueueRules(KernelOp kernel) {
     (loops ? persistent : plain).push_back(task);
     if (!loops)
       continue;
+    // PDL points run once per CTA wherever they are: before the tile loop
+    // (TS's pre-loop head) or after it (post-loop tail) as well as inside.
     for (Operation &op : task.getBody().front())
       if (!isa<WorkTileLoopOp, PdlWaitOp, PdlLaunchDependentsOp>(op) &&
           isa_and_nonnull<TSPipeDialect>(op.getDialect())) {
