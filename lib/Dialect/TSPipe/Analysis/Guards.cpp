@@ -129,6 +129,32 @@ bool stepRuns(const Model &m, const Step &s, int64_t iter, int64_t trips) {
   return true;
 }
 
+int64_t nextRunIter(const Model &m, const Step &s, int64_t iter,
+                    int64_t trips) {
+  constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  switch (s.guard) {
+  case Guard::First:
+    return iter == 0 ? 0 : kNever;
+  case Guard::Last:
+    return trips >= 0 && iter <= trips - 1 ? trips - 1 : kNever;
+  case Guard::Every: {
+    if (iter <= s.start)
+      return s.start;
+    // start + ceil((iter - start) / period) * period, without overflow.
+    int64_t laps = (iter - s.start - 1) / s.period + 1, k;
+    if (llvm::MulOverflow(laps, s.period, k) ||
+        llvm::AddOverflow(k, s.start, k))
+      return kNever;
+    return k;
+  }
+  case Guard::Always:
+  case Guard::WhenTrue:
+  case Guard::WhenFalse:
+    return stepRuns(m, s, iter, trips) ? iter : kNever;
+  }
+  return iter;
+}
+
 static std::string locText(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);

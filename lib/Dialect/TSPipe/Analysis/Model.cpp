@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tspipe;
@@ -566,6 +567,18 @@ bool Generator::next(Event &e) {
       }
       ++iter;
       stepIdx = 0;
+      {
+        // Jump over the iterations on which no body step runs (a long
+        // `every` period): they emit nothing, and walking them one by one
+        // would cost time linear in the period.
+        int64_t next = std::numeric_limits<int64_t>::max();
+        for (const Step &s : task.body)
+          next = std::min(next, nextRunIter(m, s, iter, trips));
+        if (next != std::numeric_limits<int64_t>::max())
+          iter = next;
+        else if (trips >= 0)
+          iter = std::max(iter, trips);
+      }
       if (trips >= 0 && iter >= trips) {
         section = Section::Tail;
         continue;

@@ -227,6 +227,12 @@ void setStepGuard(Model &m, TaskInfo &t, Operation *guardOp, Step &s);
 /// Whether body step `s` runs on zero-based iteration `iter` of `trips`
 /// (trips < 0: endless) with the model's condition values.
 bool stepRuns(const Model &m, const Step &s, int64_t iter, int64_t trips);
+/// The first zero-based iteration k >= `iter` on which body step `s` runs
+/// (stepRuns), or INT64_MAX when it runs on none of them (a first_iter step
+/// past iteration 0, a last_iter step of an endless loop, an every step
+/// whose next iteration is beyond int64).
+int64_t nextRunIter(const Model &m, const Step &s, int64_t iter,
+                    int64_t trips);
 
 /// The exact trip count of task `t` with the model's symbols (leaves) set to
 /// `leafValues`: max(0, ceil((end - start) / step)), each bound evaluated

@@ -102,3 +102,38 @@ gpu.module @every_mismatch {
     gpu.return
   }
 }
+
+// -----
+
+// The same with a period of 2^31 - 1: the checker jumps over the
+// iterations on which no step runs instead of stepping each one (it ran
+// for minutes), and finds the same deadlock.
+gpu.module @every_long_period {
+  gpu.func @every_long_period(%n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{[R70] tasks deadlock with domain lengths @producer = 1, @consumer = 1}}
+    tspipe.kernel warps(2) {
+      tspipe.pipeline @ring config(<async_async, num_stages = 2, producer_group = <thread, 32>, consumer_group = <thread, 32>>)
+      // expected-note @+1 {{@producer blocks in the tail on @ring empty barrier, stage 0, phase 0}}
+      tspipe.task @producer warps(0, 1) produces [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          tspipe.every period(2147483647) start(0) {
+            %s = tspipe.producer_acquire @ring
+            tspipe.producer_commit @ring
+          }
+        }
+      }
+      // expected-note @+1 {{the credit for completion 1 of @ring empty barrier, stage 0 is held by @consumer}}
+      tspipe.task @consumer warps(1, 1) consumes [@ring] {
+        tspipe.domain_loop %i = %c0 to %n step %c1 {
+          tspipe.every period(2147483647) start(1) {
+            %s = tspipe.consumer_wait @ring
+            tspipe.consumer_release @ring
+          }
+        }
+      }
+    }
+    gpu.return
+  }
+}

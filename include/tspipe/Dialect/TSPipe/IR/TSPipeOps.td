@@ -695,8 +695,10 @@ def TSPipe_NamedBarrierArriveOp
     Every thread of the calling task arrives at the named barrier and goes
     on: `bar.arrive id, count` (PTX ISA, bar.arrive). A task that only
     arrives must not arrive again before the others' sync of that phase
-    completed, so it is rejected inside a loop (X13; flashinfer PR 4732,
-    vllm PR 26026: an arrive-only side a phase ahead hangs).
+    completed: the progress checker models each named barrier's phases and
+    rejects a schedule that lets an arrive run a phase ahead (X30;
+    flashinfer PR 4732, vllm PR 26026: an arrive-only side a phase ahead
+    hangs).
 
     Example: `tspipe.named_barrier_arrive @epilogue`
   }];
