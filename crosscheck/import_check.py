@@ -171,11 +171,25 @@ def _task_parts(ops, task: dict, part: str = "head",
     tail entries. In the tile loop, values computed outside a tspipe op (a
     per-tile domain end, either builder's) are no entries. Returns the part
     the next operation belongs to."""
+    # Consecutive plain operations go to _entries together, so that a
+    # placeholder's comment and the stage accessor after it stay one entry.
+    run: list = []
+
+    def flush():
+        if run:
+            _entries(list(run), "always", task[part])
+            run.clear()
+
     for child in ops:
         child = child.operation
         if in_tile and not child.name.startswith("tspipe.") and \
                 len(child.results) > 0:
             continue
+        if child.name not in ("tspipe.domain_loop", "tspipe.work_tile_loop",
+                              "tspipe.skippable"):
+            run.append(child)
+            continue
+        flush()
         if child.name == "tspipe.domain_loop":
             entries: List[list] = []
             _entries(child.regions[0].blocks[0].operations, "always",
@@ -194,15 +208,14 @@ def _task_parts(ops, task: dict, part: str = "head",
         elif child.name == "tspipe.skippable":
             part = _task_parts(child.regions[0].blocks[0].operations, task,
                                part, in_tile)
-        else:
-            _entries([child], "always", task[part])
+    flush()
     return part
 
 
 def normal_form(module) -> Dict[str, object]:
     """The schedule of the module's ``tspipe.kernel`` as plain data (JSON):
     the kernel's warps and cluster, pipelines (name, config text,
-    ``smem_bytes``, ``tmem_columns``), tasks (name, warps, CTA, registers,
+    ``smem_bytes``, ``tmem_columns``; sorted by name), tasks (name, warps, CTA, registers,
     produces, consumes, domain bounds, and head / loop / tail entries
     ``[guard, what, pipeline]`` in order, a guard block flattened into its
     entries). Work steps of either builder read as ``producer_work`` /
@@ -249,6 +262,10 @@ def normal_form(module) -> Dict[str, object]:
             out["tasks"].append(task)
         else:
             out.setdefault("other", []).append(op.name)
+    # Declaration order only places the barriers: a CLC queue's pipeline is
+    # declared where each front end meets the queue, so pipelines compare by
+    # name.
+    out["pipelines"].sort(key=lambda p: p["name"])
     return out
 
 
