@@ -55,6 +55,24 @@ std::string lengthsText(const Counterexample &cex) {
   return out;
 }
 
+Note Checker::creditHolderNote(const std::vector<unsigned> &agents,
+                               const std::vector<std::vector<Event>> &ev,
+                               const Sim &sim, unsigned o, unsigned owner,
+                               const std::string &holds) {
+  Note holder;
+  if (sim.finished(o)) {
+    holder = {m.tasks[m.agents[owner].task].op, holds + "has finished"};
+  } else {
+    const Event &oe = ev[o][sim.idx[o]];
+    holder = {oe.op, holds + "is blocked here, in " + iterText(oe.iter) +
+                         " on " + barrierText(oe.barrier)};
+    holder.iteration = oe.iter;
+  }
+  holder.kind = NoteKind::CreditHolder;
+  holder.agent = agentName(agents, o);
+  return holder;
+}
+
 void Checker::tagX8(Counterexample &cex, const Assignment &as, unsigned comp) {
   for (unsigned t : compTasks[comp]) {
     const TaskInfo &ti = m.tasks[t];
@@ -89,11 +107,10 @@ void Checker::addTimeline(Counterexample &cex, const Sim &sim,
     int64_t phase = named    ? (e.wait ? e.target - 1 : arrivals[a][e.barrier])
                     : e.wait ? waitPhase(e)
                              : arrivals[a][e.barrier] & 1;
-    std::string what = named ? (e.wait ? "sync" : "arrive")
-                             : std::string(roleName(e.role))
-                                   .substr(std::string(roleName(e.role))
-                                               .find('_') +
-                                           1);
+    std::string what =
+        named ? (e.wait ? "sync" : "arrive")
+              : std::string(roleName(e.role))
+                    .substr(std::string(roleName(e.role)).find('_') + 1);
     return TimelineEvent{agentName(sim.agents, a),
                          m.pipes[p].name,
                          full,
@@ -258,11 +275,10 @@ std::optional<Counterexample> Checker::check(unsigned comp,
     int64_t drains = 0;
     for (const PipeInfo &p : m.pipes)
       drains += p.stages;
-    estimate +=
-        t.tiles * (static_cast<int64_t>(t.head.size() + t.tail.size()) +
-                   as.trips[m.agents[a].task] *
-                       std::max<int64_t>(1, t.body.size()) * 2) +
-        drains;
+    estimate += t.tiles * (static_cast<int64_t>(t.head.size() + t.tail.size()) +
+                           as.trips[m.agents[a].task] *
+                               std::max<int64_t>(1, t.body.size()) * 2) +
+                drains;
   }
   totalEvents += estimate;
   if (estimate > kMaxEvents || totalEvents > kMaxTotalEvents) {
@@ -365,17 +381,7 @@ Checker::deadlock(unsigned comp, const Assignment &as,
             barrierText(b) + " is held by " + agentName(agents, o) +
             ": it has " + (arriver == Commit ? "committed" : "released") +
             " that stage " + std::to_string(did) + " time(s) and ";
-        Note holder;
-        if (sim.finished(o)) {
-          holder = {m.tasks[m.agents[owner].task].op, holds + "has finished"};
-        } else {
-          const Event &oe = ev[o][sim.idx[o]];
-          holder = {oe.op, holds + "is blocked here, in " + iterText(oe.iter) +
-                               " on " + barrierText(oe.barrier)};
-          holder.iteration = oe.iter;
-        }
-        holder.kind = NoteKind::CreditHolder;
-        holder.agent = agentName(agents, o);
+        Note holder = creditHolderNote(agents, ev, sim, o, owner, holds);
         holder.bracket = roleName(arriver);
         describeBarrier(holder, b);
         cex.notes.push_back(std::move(holder));

@@ -207,6 +207,13 @@ private:
     return p;
   }
   void tagX8(Counterexample &cex, const Assignment &as, unsigned comp);
+  /// The note on local agent `o` (model agent `owner`) that holds the
+  /// credit a blocked agent waits for: `holds` followed by where `o` is
+  /// (finished, or blocked at its next event), of kind CreditHolder.
+  Note creditHolderNote(const std::vector<unsigned> &agents,
+                        const std::vector<std::vector<Event>> &ev,
+                        const Sim &sim, unsigned o, unsigned owner,
+                        const std::string &holds);
   // Named barriers (NamedBarriers.cpp): the notes of local agent `a`
   // blocked in a named-barrier sync, and the early arrival of agent `o` on
   // a named barrier before `a`'s arrival `e` (rule X30).
@@ -217,8 +224,7 @@ private:
   void namedEarlyArrival(Counterexample &cex,
                          const std::vector<unsigned> &agents,
                          const std::vector<std::vector<Event>> &ev,
-                         const Sim &fz, unsigned a, unsigned o,
-                         const Event &e);
+                         const Sim &fz, unsigned a, unsigned o, const Event &e);
   void showReachable(Counterexample &cex, const TaskInfo &t, int64_t trips,
                      ProgressResult &result, std::string &unproven);
   std::optional<Counterexample>

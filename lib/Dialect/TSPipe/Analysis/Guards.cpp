@@ -57,11 +57,10 @@ static bool isKernelUniform(Value v, KernelOp kernel,
     StringRef dialect = def->getName().getDialectNamespace();
     bool arithLike = dialect == "arith" || dialect == "index" ||
                      def->hasTrait<OpTrait::ConstantLike>();
-    uniform = arithLike && def->getNumRegions() == 0 &&
-              isMemoryEffectFree(def) &&
-              llvm::all_of(def->getOperands(), [&](Value o) {
-                return isKernelUniform(o, kernel, memo);
-              });
+    uniform =
+        arithLike && def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
+        llvm::all_of(def->getOperands(),
+                     [&](Value o) { return isKernelUniform(o, kernel, memo); });
   }
   memo[v] = uniform;
   return uniform;
@@ -211,7 +210,8 @@ ProgressResult checkUnderConditions(KernelOp kernel) {
       c.model().condValue[i] = (mask >> i) & 1;
     ProgressResult r = c.run();
     result.assignmentsChecked += r.assignmentsChecked;
-    result.maxValueChecked = std::max(result.maxValueChecked, r.maxValueChecked);
+    result.maxValueChecked =
+        std::max(result.maxValueChecked, r.maxValueChecked);
     appendUnique(result.warnings, r.warnings);
     if (r.counterexample) {
       if (r.counterexample->kind == FailureKind::NotModeled)

@@ -20,8 +20,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -231,8 +231,7 @@ bool stepRuns(const Model &m, const Step &s, int64_t iter, int64_t trips);
 /// (stepRuns), or INT64_MAX when it runs on none of them (a first_iter step
 /// past iteration 0, a last_iter step of an endless loop, an every step
 /// whose next iteration is beyond int64).
-int64_t nextRunIter(const Model &m, const Step &s, int64_t iter,
-                    int64_t trips);
+int64_t nextRunIter(const Model &m, const Step &s, int64_t iter, int64_t trips);
 
 /// The exact trip count of task `t` with the model's symbols (leaves) set to
 /// `leafValues`: max(0, ceil((end - start) / step)), each bound evaluated

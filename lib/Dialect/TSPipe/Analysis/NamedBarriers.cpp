@@ -73,8 +73,8 @@ progress::detail::namedBarrierStep(Operation *op,
   auto it = ref ? index.find(ref.getValue()) : index.end();
   if (it == index.end())
     return std::nullopt;
-  Step s{op, it->second,
-         isa<NamedBarrierSyncOp>(op) ? NamedSync : NamedArrive, Guard::Always};
+  Step s{op, it->second, isa<NamedBarrierSyncOp>(op) ? NamedSync : NamedArrive,
+         Guard::Always};
   return s;
 }
 
@@ -130,17 +130,7 @@ void Checker::namedDeadlockNotes(Counterexample &cex,
                         " of " + barrierText(b) + " is missing from " +
                         agentName(agents, o) + ": it has arrived " +
                         std::to_string(did) + " time(s) and ";
-    Note holder;
-    if (sim.finished(o)) {
-      holder = {m.tasks[m.agents[owner].task].op, holds + "has finished"};
-    } else {
-      const Event &oe = ev[o][sim.idx[o]];
-      holder = {oe.op, holds + "is blocked here, in " + iterText(oe.iter) +
-                           " on " + barrierText(oe.barrier)};
-      holder.iteration = oe.iter;
-    }
-    holder.kind = NoteKind::CreditHolder;
-    holder.agent = agentName(agents, o);
+    Note holder = creditHolderNote(agents, ev, sim, o, owner, holds);
     holder.bracket = "named_barrier_arrive";
     describeBarrier(holder, b);
     cex.notes.push_back(std::move(holder));
@@ -162,13 +152,15 @@ void Checker::namedEarlyArrival(Counterexample &cex,
       agentName(agents, a) + " arrives for phase " + std::to_string(mine) +
       "; the barrier counts threads, so that arrival counts toward phase " +
       std::to_string(mine) + ", which completes without " +
-      agentName(agents, a) + ", and a later sync waits for arrivals that "
+      agentName(agents, a) +
+      ", and a later sync waits for arrivals that "
       "were already spent (a hang: flashinfer PR 4732, vllm PR 26026); make "
       "the "
       "arriving side wait before it arrives again (a named_barrier_sync, a "
       "second barrier in the other direction, or a pipeline), or alternate "
       "two named barriers";
-  cex.notes.push_back({e.op, agentName(agents, a) + " has not arrived yet, in " +
+  cex.notes.push_back({e.op, agentName(agents, a) +
+                                 " has not arrived yet, in " +
                                  iterText(e.iter) + " (" + roleText(e) + ")"});
   auto [lo, lk] = fz.last[b];
   if (lo >= 0)
