@@ -325,6 +325,29 @@ def differences(direct: Dict[str, object], imported: Dict[str, object],
 # The TS side (run by the TS venv's interpreter).
 
 
+def _domain_ends(case: dict) -> Dict[str, object]:
+    """The tspipe form of each task's per-tile domain end ``a * m + b``
+    (TS's ``get_domain`` is CuTe code from_ts cannot read: without it the
+    importer's placeholder would give another trip count than the direct
+    build), keyed by task name as ``from_ts(domain_end=)`` takes it."""
+    ends: Dict[str, object] = {}
+    for task in case.get("tasks", []):
+        end = (task.get("loop") or {}).get("end")
+        if not (isinstance(end, dict) and "dyn" in end):
+            continue
+        a, b = end["dyn"]
+
+        def affine(kernel, coords, a=a, b=b):
+            from tspipe import ir
+            from tspipe.dialects import arith
+            idx = ir.IndexType.get()
+            return arith.addi(arith.muli(coords[0], arith.constant(idx, a)),
+                              arith.constant(idx, b))
+
+        ends[task["name"]] = affine
+    return ends
+
+
 def import_case(case: dict) -> dict:
     """Builds the TaskManager of a kernel case with real TS, imports it with
     ``from_ts`` and judges the imported kernel (see the module docstring)."""
@@ -346,7 +369,8 @@ def import_case(case: dict) -> dict:
                          cluster=tuple(case["cluster"]), verify=False,
                          # The generated graphs list every resource without
                          # edges; the verdicts compared are the IR's.
-                         dependency_graph=False)
+                         dependency_graph=False,
+                         domain_end=_domain_ends(case))
     except NotImplementedError as err:
         return {"status": "not modeled", "message": str(err)[:300]}
     except Exception as err:  # noqa: BLE001 - an importer rejection
