@@ -330,21 +330,14 @@ def _domain_ends(case: dict) -> Dict[str, object]:
     (TS's ``get_domain`` is CuTe code from_ts cannot read: without it the
     importer's placeholder would give another trip count than the direct
     build), keyed by task name as ``from_ts(domain_end=)`` takes it."""
+    import tspipe_runner as TP
     ends: Dict[str, object] = {}
     for task in case.get("tasks", []):
         end = (task.get("loop") or {}).get("end")
-        if not (isinstance(end, dict) and "dyn" in end):
-            continue
-        a, b = end["dyn"]
-
-        def affine(kernel, coords, a=a, b=b):
-            from tspipe import ir
-            from tspipe.dialects import arith
-            idx = ir.IndexType.get()
-            return arith.addi(arith.muli(coords[0], arith.constant(idx, a)),
-                              arith.constant(idx, b))
-
-        ends[task["name"]] = affine
+        if isinstance(end, dict) and "dyn" in end:
+            a, b = end["dyn"]
+            ends[task["name"]] = \
+                lambda kernel, coords, a=a, b=b: TP.affine_end(a, b, coords)
     return ends
 
 

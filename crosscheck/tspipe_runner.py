@@ -204,12 +204,19 @@ def _domain_end(task, end, coords):
     if not coords:
         # Outside a tile loop: the value at tile 0, as TS probes it.
         return b
+    with task.ops():
+        return affine_end(a, b, coords)
+
+
+def affine_end(a: int, b: int, coords):
+    """``a * coords[0] + b`` as ``index`` ops at the current insertion
+    point: a case's per-tile domain end (also what the import check hands
+    ``from_ts`` as the tspipe form of TS's ``get_domain``)."""
     from tspipe import ir
     from tspipe.dialects import arith
-    with task.ops():
-        idx = ir.IndexType.get()
-        scaled = arith.muli(coords[0], arith.constant(idx, a))
-        return arith.addi(scaled, arith.constant(idx, b))
+    idx = ir.IndexType.get()
+    scaled = arith.muli(coords[0], arith.constant(idx, a))
+    return arith.addi(scaled, arith.constant(idx, b))
 
 
 def _emit_task(task, t, scopes, stages):
