@@ -232,6 +232,7 @@ LogicalResult mlir::tspipe::verifyKernelRules(KernelOp kernel) {
   ok &= succeeded(verifyBarrierRules(kernel));
   ok &= succeeded(verifyWorkOpAttrs(kernel));
   ok &= succeeded(verifyStageLifetimeRules(kernel));
+  ok &= succeeded(verifyAsyncReadRules(kernel));
   ok &= succeeded(verifyWorkQueueRules(kernel));
   ok &= succeeded(verifyDependencyRules(kernel));
   ok &= succeeded(verifyAliasRules(kernel));

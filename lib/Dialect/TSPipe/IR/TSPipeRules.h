@@ -112,6 +112,14 @@ LogicalResult verifyBarrierRules(KernelOp kernel);
 /// Every use of a pointer into a stage lies inside its bracket (R32, R33;
 /// TSPipeStageLifetimeRules.cpp).
 LogicalResult verifyStageLifetimeRules(KernelOp kernel);
+/// True for an op that computes an address (or part of one) from its
+/// operands without touching memory: a value derived from a stage pointer
+/// through it is still a stage pointer (R32, R33, X25).
+bool derivesStageAddress(Operation *op);
+/// A warpgroup MMA's reads of a consumer stage retire (wgmma.wait_group)
+/// before the release that frees the stage (X25;
+/// TSPipeAsyncReadRules.cpp).
+LogicalResult verifyAsyncReadRules(KernelOp kernel);
 /// Work queues and persistent tasks across the kernel (R19, R22, R35;
 /// TSPipeWorkQueueRules.cpp).
 LogicalResult verifyWorkQueueRules(KernelOp kernel);

@@ -30,12 +30,7 @@
 using namespace mlir;
 using namespace mlir::tspipe;
 
-namespace {
-
-/// True for an op that computes an address (or part of one) from its
-/// operands without touching memory: the use chain continues through its
-/// results.
-bool derivesAddress(Operation *op) {
+bool mlir::tspipe::rules::derivesStageAddress(Operation *op) {
   return isa<LLVM::GEPOp, LLVM::AddrSpaceCastOp, LLVM::BitcastOp,
              LLVM::PtrToIntOp, LLVM::IntToPtrOp, LLVM::ZExtOp, LLVM::SExtOp,
              LLVM::TruncOp, LLVM::AddOp, LLVM::SubOp, LLVM::AndOp, LLVM::OrOp,
@@ -44,6 +39,8 @@ bool derivesAddress(Operation *op) {
          isa<ViewLikeOpInterface, CastOpInterface>(op) ||
          isa_and_nonnull<arith::ArithDialect>(op->getDialect());
 }
+
+namespace {
 
 /// The local slot (an llvm.alloca or memref.alloca, compared by name: the
 /// IR library does not depend on the MemRef dialect) an address points
@@ -161,10 +158,10 @@ bool checkAccessor(Operation *accessor) {
   // A consumer stage on a DMA edge: R36 reports its late reads
   // (TSPipeDependencyRules.cpp).
   if (!producer &&
-      rules::hasDmaEdge(accessor->getParentOfType<TaskOp>(),
-                        close->getAttrOfType<FlatSymbolRefAttr>("pipeline")
-                            .getValue(),
-                        nullptr))
+      rules::hasDmaEdge(
+          accessor->getParentOfType<TaskOp>(),
+          close->getAttrOfType<FlatSymbolRefAttr>("pipeline").getValue(),
+          nullptr))
     return true;
   Block *block = stage.getDefiningOp()->getBlock();
   auto pipe = close->getAttrOfType<FlatSymbolRefAttr>("pipeline");
@@ -175,7 +172,7 @@ bool checkAccessor(Operation *accessor) {
     if (!seen.insert(v).second)
       continue;
     for (Operation *user : v.getUsers()) {
-      if (derivesAddress(user)) {
+      if (rules::derivesStageAddress(user)) {
         for (Value r : user->getResults())
           worklist.push_back(r);
         continue;
