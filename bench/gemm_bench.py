@@ -16,10 +16,11 @@ i.e. B column-major; K x N for the transposed-B build ``hopper_gemm_nn``)
 in bf16 with torch, encodes the tensor maps (A, B and C) with
 ``tspipe.runtime.tensor_map`` from the IR's types, runs each kernel once
 and checks C against the fp32 product (bf16 tolerance: every
-|C - ref| <= 0.02 |ref| + 0.05 * rms(ref)), then times ``--iters``
-launches of each and of ``torch.matmul`` (CUDA events, median after
-warm-up) and prints one JSON line per kernel and shape: TFLOP/s of both and
-their ratio. Needs torch, cuda-python and a Hopper GPU; the compiled tspipe
+|C - ref| <= 0.02 |ref| + 0.05 * rms(ref)), then times each kernel and
+``torch.matmul`` in ``--rounds`` alternating rounds, each a burst of
+``--iters`` launches between two CUDA events (after warm-up), and prints one JSON line per kernel and
+shape: TFLOP/s of both (medians over the rounds) and the median, lowest
+and highest of the per-round ratios. Needs torch, cuda-python and a Hopper GPU; the compiled tspipe
 extension is not needed.
 """
 
@@ -44,7 +45,7 @@ from gemm_variants import VARIANTS  # noqa: E402
 DEFAULT_SHAPES = ["4096x4096x4096", "8192x8192x8192", "256x8192x8192",
                   "8192x8192x512"]
 TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
-STAGE_K = 128  # K per pipeline stage of the default build (K_SUB x 64)
+STAGE_K = 64  # K per pipeline stage of the default build (K_SUB x 64)
 
 
 def load_kernel(folder: Path, name: str, arch: str):
@@ -76,20 +77,39 @@ def launch_args(km, a, b, c, m, n, k, sms, stage_k=STAGE_K, b_layout="t"):
 
 
 def time_ms(fn, iters, warmup=3):
+    """Milliseconds per launch of ``fn`` over a burst of ``iters`` launches
+    queued back to back between two CUDA events, after ``warmup``. The
+    burst keeps the host's launch cost (cuda-python builds each launch's
+    argument list in Python, tens of microseconds) off the GPU's timeline:
+    timing each launch alone between its own events counts the host time
+    too, which made the smaller shapes of the earlier records look slower
+    than they run."""
     import torch
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    times = []
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
+        enable_timing=True)
+    s.record()
     for _ in range(iters):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
-            enable_timing=True)
-        s.record()
         fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e) / iters
+
+
+def time_pair(ours, theirs, iters, rounds):
+    """Both functions timed in alternating rounds (a burst of ``iters``
+    launches each, :func:`time_ms`; the H200's clock drifts with its power
+    draw, and alternating keeps the two side by side): the medians over the
+    rounds of each, and the median, lowest and highest of the per-round
+    ratios theirs / ours."""
+    pairs = [(time_ms(ours, iters), time_ms(theirs, iters))
+             for _ in range(rounds)]
+    ratios = [p[1] / p[0] for p in pairs]
+    return (statistics.median(p[0] for p in pairs),
+            statistics.median(p[1] for p in pairs),
+            statistics.median(ratios), min(ratios), max(ratios))
 
 
 def main(argv=None) -> int:
@@ -103,6 +123,9 @@ def main(argv=None) -> int:
                         "there is launched as the default build")
     p.add_argument("--arch", default="sm_90a")
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--rounds", type=int, default=5,
+                   help="alternating rounds of --iters launches of each "
+                        "kernel and of torch.matmul")
     p.add_argument("--shapes", nargs="*", default=DEFAULT_SHAPES)
     opts = p.parse_args(argv)
     torch.cuda.init()
@@ -124,7 +147,9 @@ def main(argv=None) -> int:
         ref = a.float() @ b.float().T
         rms = ref.pow(2).mean().sqrt()
         flops = 2.0 * m * n * k
-        ms_torch = time_ms(lambda: torch.matmul(a, b.T), opts.iters)
+        def theirs():
+            torch.matmul(a, b.T)
+
         for name, kernel, km in kernels:
             facts = VARIANTS.get(name, VARIANTS["hopper_gemm"])
             c = torch.full((m, n), float("nan"), device="cuda",
@@ -145,7 +170,8 @@ def main(argv=None) -> int:
             bad = int((err > 0.02 * ref.abs() + 0.05 * rms).sum())
             bad += int(torch.isnan(c).sum())
             failed |= bad > 0
-            ms_ours = time_ms(ours, opts.iters)
+            ms_ours, ms_torch, ratio, low, high = time_pair(
+                ours, theirs, opts.iters, opts.rounds)
             print(json.dumps({
                 "kernel": name, "shape": [m, n, k], "grid": grid[0],
                 "mismatches": bad, "max_abs_err": float(err.max()),
@@ -153,7 +179,9 @@ def main(argv=None) -> int:
                 "ms_tspipe": round(ms_ours, 4), "ms_torch": round(ms_torch, 4),
                 "tflops_tspipe": round(flops / ms_ours / 1e9, 1),
                 "tflops_torch": round(flops / ms_torch / 1e9, 1),
-                "ratio": round(ms_torch / ms_ours, 3)}), flush=True)
+                "ratio": round(ratio, 3), "ratio_min": round(low, 3),
+                "ratio_max": round(high, 3), "rounds": opts.rounds,
+                "iters": opts.iters}), flush=True)
         torch.cuda.empty_cache()
     return 1 if failed else 0
 

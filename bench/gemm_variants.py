@@ -12,22 +12,25 @@ extension.
 
 Variants (``build()`` options; docs/gemm.md):
 
-* ``hopper_gemm``: the default, 2 stages of K 128, TMA-store epilogue,
-  CTA-scope stage releases;
+* ``hopper_gemm``: the default, 4 stages of K 64, TMA-store epilogue with
+  two 4 KiB buffers per warpgroup, CTA-scope stage releases, each stage
+  released one iteration after its wait (the deferred release: the next
+  stage's MMAs are in flight while the stage's own retire), raster groups
+  of 8 tile pairs along M;
+* ``hopper_gemm_drain``: the default with the drained release (every
+  stage's MMAs waited for, ``wgmma.wait_group 0``, before its release in
+  the same iteration);
+* ``hopper_gemm_k128x2``: 2 stages of K 128 (two 64-wide sub-slices),
+  deferred release; ``hopper_gemm_k128x2_drain``: the same drained (the
+  stage shape and release of the earlier record);
+* ``hopper_gemm_g32``: raster groups of 32 tile pairs (the whole M extent
+  of the 4096 and 8192 shapes: the tile order of the earlier record);
+* ``hopper_gemm_c3``: three epilogue buffers per warpgroup;
 * ``hopper_gemm_regs``: the register epilogue (each thread stores its bf16
-  pairs), CTA-scope releases;
+  pairs);
 * ``hopper_gemm_cluster_release``: the default with cluster-scope releases;
-* ``hopper_gemm_regs_cluster_release``: register epilogue and
-  cluster-scope releases, the kernel of the earlier record (its PTX, with
-  the ``c_map`` parameter added);
-* ``hopper_gemm_k64x4``: 4 stages of K 64, TMA-store epilogue, CTA scope;
-* ``hopper_gemm_k64x4_regs``: the same with the register epilogue;
 * ``hopper_gemm_nn``: B stored K x N (transposed B, ``nvgpu.warpgroup.mma``
-  with transpose-B), 4 stages of K 64, TMA-store epilogue, CTA scope;
-* ``hopper_gemm_no_epilogue``: timing only, the default without the
-  epilogue (C is never written, so its check fails by design). ptxas
-  removes the MMAs whose accumulator is never read, so this build times
-  the TMA loads and barriers, not the main loop (bench/RESULTS.md).
+  with transpose-B), 4 stages of K 64, deferred release.
 """
 
 from __future__ import annotations
@@ -42,25 +45,25 @@ ARCH = "sm_90a"
 # name -> build() options, K per stage (kt = K / stage_k) and the layout of
 # B ("t": N x K row-major, "n": K x N row-major).
 VARIANTS = {
-    "hopper_gemm": {"build": {}, "stage_k": 128, "b_layout": "t"},
+    "hopper_gemm": {"build": {}, "stage_k": 64, "b_layout": "t"},
+    "hopper_gemm_drain": {"build": {"release": "drain"}, "stage_k": 64,
+                          "b_layout": "t"},
+    "hopper_gemm_k128x2": {"build": {"k_sub": 2, "num_stages": 2},
+                           "stage_k": 128, "b_layout": "t"},
+    "hopper_gemm_k128x2_drain": {
+        "build": {"k_sub": 2, "num_stages": 2, "release": "drain"},
+        "stage_k": 128, "b_layout": "t"},
+    "hopper_gemm_g32": {"build": {"group_m": 32}, "stage_k": 64,
+                        "b_layout": "t"},
+    "hopper_gemm_c3": {"build": {"c_bufs": 3}, "stage_k": 64,
+                       "b_layout": "t"},
     "hopper_gemm_regs": {"build": {"epilogue": "registers"},
-                         "stage_k": 128, "b_layout": "t"},
+                         "stage_k": 64, "b_layout": "t"},
     "hopper_gemm_cluster_release": {
         "build": {"remote_arrive_scope": "cluster"},
-        "stage_k": 128, "b_layout": "t"},
-    "hopper_gemm_regs_cluster_release": {
-        "build": {"epilogue": "registers", "remote_arrive_scope": "cluster"},
-        "stage_k": 128, "b_layout": "t"},
-    "hopper_gemm_k64x4": {"build": {"k_sub": 1, "num_stages": 4},
-                          "stage_k": 64, "b_layout": "t"},
-    "hopper_gemm_k64x4_regs": {
-        "build": {"k_sub": 1, "num_stages": 4, "epilogue": "registers"},
         "stage_k": 64, "b_layout": "t"},
     "hopper_gemm_nn": {"build": {"b_layout": "n"}, "stage_k": 64,
                        "b_layout": "n"},
-    # Timing only: stores nothing (every element of C fails the check).
-    "hopper_gemm_no_epilogue": {"build": {"diagnostic": "no_epilogue"},
-                                "stage_k": 128, "b_layout": "t"},
 }
 
 

@@ -28,7 +28,7 @@ from tspipe.runtime.checks import CheckFailure
 KERNEL = "hopper_gemm"
 BLOCK_THREADS = 384  # 12 warps
 TILE_M, TILE_N, CLUSTER_M = 128, 256, 2
-STAGE_K = 128  # K per pipeline stage (two 64-wide sub-slices); kt = K / 128
+STAGE_K = 64  # K per pipeline stage (one 64-wide slice); kt = K / 64
 PARAMS = [("a_map", "tensormap"), ("b_map", "tensormap"),
           ("c_map", "tensormap"), ("c", "ptr"), ("m", "i32"), ("n", "i32"),
           ("kt", "i32"), ("iters", "i32"), ("pairs_m", "i32")]

@@ -9,30 +9,35 @@ row-major (N-major), which wgmma reads with its transpose-B mode.
 
 Structure (docs/gemm.md):
 
-* one 128 x 256 output tile per CTA step, K in stages of 128 (two
-  64-wide sub-slices, each one 128-byte-swizzled TMA box per operand); a
-  cluster of two CTAs along M shares the B tile: each CTA loads its own A
-  tile (128 x 64 per sub-slice) and half of B (128 x 64), multicast to both
-  CTAs;
-* a 2-stage TmaAsync pipeline ``ab`` (2 x 48 KiB of A and B per stage,
-  plus 1 KiB to align each stage to the 1024-byte swizzle atom); its
-  stage releases to the peer CTA are CTA-scope releases
+* one 128 x 256 output tile per CTA step, K in stages of 64 (one
+  128-byte-swizzled TMA box per operand); a cluster of two CTAs along M
+  shares the B tile: each CTA loads its own A tile (128 x 64) and half of
+  B (128 x 64), multicast to both CTAs;
+* a 4-stage TmaAsync pipeline ``ab`` (48 KiB of A and B per stage, plus
+  1 KiB to align each stage to the 1024-byte swizzle atom); its stage
+  releases to the peer CTA are CTA-scope releases
   (``remote_arrive_scope(cta)``, as CUTLASS issues them: the consumers
-  only read a stage, through wgmma, drained before the release;
-  docs/Protocols.md, Remote-arrive scope); ``build(k_sub=1,
-  num_stages=4)`` gives 4 stages of K 64;
+  only read a stage, through wgmma, retired before the release;
+  docs/Protocols.md, Remote-arrive scope); ``build(k_sub=2,
+  num_stages=2)`` gives 2 stages of K 128;
+* the deferred release (``advance_on_wait``): the MMA task waits for stage
+  0 in its head; each iteration issues stage i's MMAs, waits until only
+  their group is pending and releases stage i - 1; the tail releases the
+  last (rule X25 proves that no release frees a stage an MMA still reads;
+  ``build(release="drain")``: every stage drained and released in its own
+  iteration);
 * warpgroup 0: the TMA producer (warp 0, one elected thread issues
   ``nvgpu.tma.async.load``; warps 1-3 pad the warpgroup), 40 registers;
 * warpgroups 1 and 2: the MMA consumers, one task of 8 warps at 232
   registers (``setmaxnreg``); warpgroup w computes rows 64 w .. 64 w + 63
-  of the tile with eight ``nvvm.wgmma.mma_async`` m64n256k16 per stage
-  (one commit, one wait), its 64 x 256 fp32 accumulator (an LLVM struct of
+  of the tile with four ``nvvm.wgmma.mma_async`` m64n256k16 per stage
+  (one commit), its 64 x 256 fp32 accumulator (an LLVM struct of
   128 f32 per thread) carried by the domain loop (a ``TaskLocalVariable``);
   the first MMA of a tile has scale-d zero instead of a zeroed
   accumulator, so no instruction writes the accumulator registers between
   MMAs;
 * persistent tiles: cluster c takes the tile pairs c, c + G, c + 2G, ...
-  (G clusters); the domain loop runs ``iters`` = tiles per cluster x
+  (G clusters) of a grouped raster order (``_tile_of``); the domain loop runs ``iters`` = tiles per cluster x
   stages-per-tile iterations (a kernel argument, so that the TMA and MMA tasks
   count the same domain); a step past the last tile pair loads out of
   bounds (TMA fills zeros) and stores nothing;
@@ -53,8 +58,8 @@ Kernel ``hopper_gemm(a_map, b_map, c_map, c, m, n, kt, iters, pairs_m)``:
 from the types the IR declares; ``c_map`` over ``c``), ``c`` the output
 (the register epilogue stores through it), ``m``, ``n`` the sizes
 (multiples of 256),
-``kt`` = K / 128 (K / 64 for ``b_layout="n"``, which keeps 4 stages of
-one sub-slice and ``nvgpu.warpgroup.mma``), ``iters`` the domain length, ``pairs_m`` = M / 256.
+``kt`` = K / 64 (K / 128 with ``k_sub=2``), ``iters`` the domain length
+(the tasks run ``max(iters, 1)`` iterations), ``pairs_m`` = M / 256.
 Launch: 384 threads, cluster (2, 1, 1), grid 2 G.
 
 Run: ``python examples/python/hopper_gemm.py [out_dir]``. Launch spec:
@@ -90,10 +95,12 @@ ARCH = "sm_90a"
 TILE_M, TILE_N, TILE_K = 128, 256, 64
 WGMMA_K = 16
 CLUSTER_M = 2
-# TN (B K-major): 2 stages of two 64-wide K sub-slices (K 128 per stage:
-# half the stage releases of 4 x 64, measured faster, bench/RESULTS.md);
-# NN: 4 stages of one.
-NUM_STAGES, K_SUB = 2, 2
+# Tile pairs per raster group along M (_tile_of).
+GROUP_M = 8
+# 4 stages of one 64-wide K slice (with the deferred release, faster than
+# 2 stages of two slices, which leave the producer one load in flight:
+# bench/RESULTS.md); the same for NN.
+NUM_STAGES, K_SUB = 4, 1
 NUM_STAGES_NN = 4
 STAGE_K = K_SUB * 64                          # K per stage (TN)
 A_BYTES = TILE_M * TILE_K * 2                 # 16 KiB
@@ -109,7 +116,15 @@ PRODUCER_REGS, CONSUMER_REGS = 40, 232
 C_SUB_ROWS, C_SUB_COLS = 64, 32
 C_SUB_BYTES = C_SUB_ROWS * C_SUB_COLS * 2     # 4 KiB
 C_BUFS = 2                                    # buffers per warpgroup
-C_SMEM = 2 * C_BUFS * C_SUB_BYTES + 1024      # + alignment to 1 KiB
+
+
+def c_smem_bytes(c_bufs: int) -> int:
+    """Shared memory of the TMA-store epilogue: ``c_bufs`` 4 KiB subtile
+    buffers for each of the two MMA warpgroups, + 1 KiB of alignment."""
+    return 2 * c_bufs * C_SUB_BYTES + 1024
+
+
+C_SMEM = c_smem_bytes(C_BUFS)
 # Named barrier ids of the two warpgroups' epilogues (bar.sync id, 128):
 # the top of the 16 ids; tspipe gives its tspipe.named_barrier ops ids
 # from 1 up, and this kernel declares none.
@@ -170,25 +185,48 @@ def _offset(ptr, nbytes):
     return llvm.inttoptr(llvm.PointerType.get(3), addr)
 
 
-def _tile_of(kernel, iteration):
-    """(k-slice, m block of this CTA, n block, valid) of a domain
-    iteration (see the module docstring)."""
-    kt = _arg_index(kernel, "kt")
-    pairs_m = _arg_index(kernel, "pairs_m")
-    step = arith.divui(iteration, kt)
-    kk = arith.remui(iteration, kt)
-    cluster = arith.divui(gpu.block_id(gpu.Dimension.x), _idx(CLUSTER_M))
-    clusters = arith.divui(gpu.grid_dim(gpu.Dimension.x), _idx(CLUSTER_M))
+def _tile_of(kernel, iteration, group_m: int):
+    """(k-slice, m block of this CTA, n block, rank, valid) of a domain
+    iteration (see the module docstring): tile pairs in groups of
+    ``group_m`` pairs along M, the pairs of a group taken M fastest, one
+    column of N blocks after the other (the last group narrower when the M
+    pairs do not divide), so that the clusters running at once share their
+    A and B slices in L2."""
+    # In 32 bits: index arithmetic is 64-bit, and a 64-bit division is a
+    # subroutine call in SASS (several per iteration in each task).
+    i32 = ir.IntegerType.get_signless(32)
+
+    def c(v):
+        return _i32(v)
+
+    def as_i32(v):
+        return arith.index_cast(i32, v)
+
+    kt = kernel.arg("kt")
+    pairs_m = kernel.arg("pairs_m")
+    it = as_i32(iteration)
+    step = arith.divui(it, kt)
+    kk = arith.remui(it, kt)
+    cluster = arith.divui(as_i32(gpu.block_id(gpu.Dimension.x)), c(CLUSTER_M))
+    clusters = arith.divui(as_i32(gpu.grid_dim(gpu.Dimension.x)),
+                           c(CLUSTER_M))
     pair = arith.addi(cluster, arith.muli(step, clusters))
-    rank = arith.index_cast(ir.IndexType.get(),
-                            nvvm.read_ptx_sreg_cluster_ctarank(
-                                ir.IntegerType.get_signless(32)))
-    pm = arith.remui(pair, pairs_m)
-    nb = arith.divui(pair, pairs_m)
-    mb = arith.addi(arith.muli(pm, _idx(CLUSTER_M)), rank)
-    n_blocks = arith.divui(_arg_index(kernel, "n"), _idx(TILE_N))
-    valid = arith.cmpi(arith.CmpIPredicate.ult, nb, n_blocks)
-    return kk, mb, nb, rank, valid
+    rank = nvvm.read_ptx_sreg_cluster_ctarank(i32)
+    n_blocks = arith.divui(kernel.arg("n"), c(TILE_N))
+    per_group = arith.muli(c(group_m), n_blocks)
+    group = arith.divui(pair, per_group)
+    in_group = arith.remui(pair, per_group)
+    first_m = arith.muli(group, c(group_m))
+    width = arith.minui(c(group_m), arith.subi(
+        arith.maxui(pairs_m, arith.addi(first_m, c(1))), first_m))
+    pm = arith.addi(first_m, arith.remui(in_group, width))
+    nb = arith.divui(in_group, width)
+    mb = arith.addi(arith.muli(pm, c(CLUSTER_M)), rank)
+    valid = arith.cmpi(arith.CmpIPredicate.ult, pair,
+                       arith.muli(pairs_m, n_blocks))
+    index = ir.IndexType.get()
+    return (arith.index_cast(index, kk), arith.index_cast(index, mb),
+            arith.index_cast(index, nb), arith.index_cast(index, rank), valid)
 
 
 @dataclass
@@ -196,13 +234,14 @@ class SmemAB(MemoryResource):
     """A and B tiles of one k-slice (TmaAsync, multicast of B along M)."""
 
     b_layout: str = "t"
-    diagnostic: str = ""
     k_sub: int = 1
+    release: str = "deferred"
+    group_m: int = GROUP_M
 
     @producer_work
     def tma_load(self, stage_info: StageInfo):
         k = self.kernel
-        kk, mb, nb, rank, valid = _tile_of(k, _iteration(stage_info))
+        kk, mb, nb, rank, valid = _tile_of(k, _iteration(stage_info), self.group_m)
         base = _aligned_stage(stage_info.buffer())
         group = bridge.mbarrier_group_at(stage_info.full_barrier())
         a_map = tensor_map(k, "a_map")
@@ -261,8 +300,11 @@ class SmemAB(MemoryResource):
 
     @consumer_work(returns="acc")
     def mma(self, stage_info: StageInfo, *, acc):
+        """The stage's MMAs, then a wait until only this stage's MMA groups
+        may be pending (``release="deferred"``: the previous stage's reads
+        have retired, rule X25), or none (``release="drain"``)."""
         k = self.kernel
-        kk, _, _, _, _ = _tile_of(k, _iteration(stage_info))
+        kk, _, _, _, _ = _tile_of(k, _iteration(stage_info), self.group_m)
         base = _aligned_stage(stage_info.buffer())
         a_map = tensor_map(k, "a_map")
         b_map = tensor_map(k, "b_map")
@@ -273,23 +315,36 @@ class SmemAB(MemoryResource):
         a_base = _offset(base, wg_off)
         b_base = _offset(base, A_BYTES)
         first = arith.cmpi(arith.CmpIPredicate.eq, kk, _idx(0))
+        deferred = self.release == "deferred"
         if self.b_layout == "t":
-            return _slice_scaled(
+            acc = _slice_scaled(
                 acc, [(_offset(a_base, sub * STAGE_DATA),
                        _offset(b_base, sub * STAGE_DATA))
                       for sub in range(self.k_sub)], first)
+            # One group a stage: keep it in flight when deferred.
+            _retire(1 if deferred else 0)
+            return acc
         acc_type = acc.type
         pick = scf.IfOp(first, [acc_type], has_else=True)
         with ir.InsertionPoint(pick.then_block):
+            # Zeroing the registers of an accumulator a group may still
+            # write: every group complete first (see _retire).
+            nvvm.wgmma_wait_group_sync_aligned(0)
             scf.yield_([nvgpu.warpgroup_mma_init_accumulator(acc_type)])
         with ir.InsertionPoint(pick.else_block):
             scf.yield_([acc])
         acc = pick.results[0]
-        # Drain this stage's MMAs before it is released (the timing-only
-        # diagnostic "no_drain" leaves them in flight: a race, not a kernel).
-        return self._slice(acc, a_base, b_base, a_map, b_map,
-                           TILE_K // WGMMA_K if self.diagnostic == "no_drain"
-                           else 0)
+        steps = TILE_K // WGMMA_K
+        # nvgpu.warpgroup.mma commits a group per MMA: this stage's four
+        # stay in flight when deferred.
+        acc = self._slice(acc, a_base, b_base, a_map, b_map,
+                          steps if deferred else 0)
+        return acc
+
+    @consumer_work
+    def retire(self, stage_info: StageInfo):
+        """Before the tail's release: every MMA group complete."""
+        nvvm.wgmma_wait_group_sync_aligned(0)
 
     def _slice(self, acc, a_base, b_base, a_map, b_map, final_wait: int):
         """The four m64n256k16 MMAs of one 64-wide K slice; the last one
@@ -321,6 +376,16 @@ class SmemAB(MemoryResource):
         return acc
 
 
+def _retire(pending: int):
+    """Waits until at most ``pending`` MMA groups are in flight. The
+    epilogue, which reads the accumulator, waits for all of them in its own
+    branch (``GmemC.store``): ptxas serializes every wgmma of the kernel
+    when a non-wgmma instruction may read an accumulator with a group in
+    flight, and it cannot tell that a wait under one branch covers reads
+    under another."""
+    nvvm.wgmma_wait_group_sync_aligned(pending)
+
+
 def _smem_descriptor(ptr):
     """The wgmma shared-memory matrix descriptor (i64) of a K-major tile at
     ``ptr`` stored with the 128-byte swizzle: start address / 16 in bits
@@ -336,12 +401,13 @@ def _smem_descriptor(ptr):
 
 
 def _slice_scaled(acc, bases, first):
-    """The four m64n256k16 MMAs of one 64-wide K slice (A and B K-major,
-    ``nvvm.wgmma.mma_async``), then one commit and a wait for all of them.
+    """The four m64n256k16 MMAs of each 64-wide K slice (A and B K-major,
+    ``nvvm.wgmma.mma_async``), then one commit.
     On the first k-slice of a tile (``first``) the first MMA ignores the
     accumulator (scale-d zero), so the registers are never zeroed by other
     instructions between MMAs. ``acc``: the thread's 128 f32 (wgmma's
-    m64n256 D fragment) as an LLVM struct."""
+    m64n256 D fragment) as an LLVM struct. The caller waits for the group
+    (:func:`_retire`)."""
     steps = TILE_K // WGMMA_K
     descs = [(_smem_descriptor(_offset(a_base, j * WGMMA_K * 2)),
               _smem_descriptor(_offset(b_base, j * WGMMA_K * 2)))
@@ -361,7 +427,6 @@ def _slice_scaled(acc, bases, first):
                 value.type, value, da, db, shape, bf16, bf16, f32, scale,
                 one, one, row, col).result
         nvvm.wgmma_commit_group_sync_aligned()
-        nvvm.wgmma_wait_group_sync_aligned(0)
         return value
 
     branch = scf.IfOp(first, [acc.type], has_else=True)
@@ -390,30 +455,31 @@ class GmemC(MemoryResource):
     ``C_SMEM`` bytes, a ``tspipe.buffer``) or ``"registers"`` (each thread
     stores its bf16 pairs)."""
 
-    diagnostic: str = ""
     epilogue: str = "tma"
+    group_m: int = GROUP_M
+    c_bufs: int = C_BUFS
 
     def __post_init__(self):
-        self._alloc_c = SmemAllocation("c_stage", C_SMEM)
+        self._alloc_c = SmemAllocation("c_stage", c_smem_bytes(self.c_bufs))
 
     def get_smem_requirements(self):
         return [self._alloc_c] if self.epilogue == "tma" else []
 
     @producer_work
     def store(self, stage_info, *, acc):
-        if self.diagnostic == "no_epilogue":
-            return
         k = self.kernel
         kt = _arg_index(k, "kt")
-        kk, mb, nb, _, valid = _tile_of(k, _iteration(stage_info))
+        kk, mb, nb, _, valid = _tile_of(k, _iteration(stage_info), self.group_m)
         last = arith.cmpi(arith.CmpIPredicate.eq, kk,
                           arith.subi(kt, _idx(1)))
         buffers = (_aligned_stage(stage_info.smem_address(self._alloc_c))
                    if self.epilogue == "tma" else None)
         branch = scf.IfOp(arith.andi(last, valid))
         with ir.InsertionPoint(branch.then_block):
+            # The accumulator is read: every MMA group complete first.
+            nvvm.wgmma_wait_group_sync_aligned(0)
             if self.epilogue == "tma":
-                _tma_epilogue(k, acc, mb, nb, buffers)
+                _tma_epilogue(k, acc, mb, nb, buffers, self.c_bufs)
             else:
                 _epilogue(k, acc, mb, nb)
             scf.yield_([])
@@ -423,7 +489,7 @@ class GmemC(MemoryResource):
         """After the last tile: the issuing thread of each warpgroup waits
         until its TMA stores have read their buffers (the CTA's shared
         memory must outlive them)."""
-        if self.epilogue != "tma" or self.diagnostic == "no_epilogue":
+        if self.epilogue != "tma":
             return
         branch = scf.IfOp(_epilogue_thread()[3])
         with ir.InsertionPoint(branch.then_block):
@@ -474,12 +540,12 @@ def _warpgroup_barrier(bar_id):
                     has_side_effects=True)
 
 
-def _tma_epilogue(k, acc, mb, nb, buffers):
+def _tma_epilogue(k, acc, mb, nb, buffers, c_bufs: int):
     """The warpgroup's 64 x 256 fp32 slice to C through shared memory, in
-    eight 64 x 32 subtiles: subtile s goes to buffer s % C_BUFS of the
+    eight 64 x 32 subtiles: subtile s goes to buffer s % c_bufs of the
     warpgroup (``buffers``: the 1024-byte aligned base of both
-    warpgroups' C_BUFS x 4 KiB). Per subtile: the issuing thread waits until
-    at most C_BUFS - 1 of its stores still read their buffers
+    warpgroups' c_bufs x 4 KiB). Per subtile: the issuing thread waits until
+    at most c_bufs - 1 of its stores still read their buffers
     (``cp.async.bulk.wait_group.read``), so the buffer is free; a named
     barrier of the warpgroup's 128 threads; every thread writes its bf16
     pairs (wgmma's m64n256 D fragment: rows 16 warp + lane / 4 (+ 8),
@@ -496,7 +562,7 @@ def _tma_epilogue(k, acc, mb, nb, buffers):
     c_map = tensor_map(k, "c_map")
     wg32 = arith.index_cast(i32, wg)
     bar_id = arith.addi(_i32(C_BARRIER_IDS[0]), wg32)
-    wg_base = _offset(buffers, arith.muli(wg32, _i32(C_BUFS * C_SUB_BYTES)))
+    wg_base = _offset(buffers, arith.muli(wg32, _i32(c_bufs * C_SUB_BYTES)))
     lane32 = arith.index_cast(i32, lane)
     # Row 16 warp + lane / 4 at 64 bytes a row, 4 bytes a column pair.
     row_in = arith.addi(arith.muli(arith.index_cast(i32, warp), _i32(16)),
@@ -510,10 +576,10 @@ def _tma_epilogue(k, acc, mb, nb, buffers):
     row = arith.addi(arith.muli(mb, _idx(TILE_M)), arith.muli(wg, _idx(64)))
     groups = C_SUB_COLS // 8                  # 8-column groups per subtile
     for sub in range(TILE_N // C_SUB_COLS):
-        buf = _offset(wg_base, (sub % C_BUFS) * C_SUB_BYTES)
+        buf = _offset(wg_base, (sub % c_bufs) * C_SUB_BYTES)
         wait = scf.IfOp(issuer)
         with ir.InsertionPoint(wait.then_block):
-            nvvm.cp_async_bulk_wait_group(C_BUFS - 1, read=True)
+            nvvm.cp_async_bulk_wait_group(c_bufs - 1, read=True)
             scf.yield_([])
         _warpgroup_barrier(bar_id)
         mine = _offset(buf, thread_off)
@@ -566,15 +632,18 @@ def _epilogue(k, acc, mb, nb):
             llvm.store(packed, ptr, alignment=4)
 
 
-def kernel_name(b_layout: str = "t", diagnostic: str = "",
+def kernel_name(b_layout: str = "t",
                 k_sub: Optional[int] = None, num_stages: Optional[int] = None,
                 epilogue: str = "tma",
-                remote_arrive_scope: str = "cta") -> str:
+                remote_arrive_scope: str = "cta",
+                release: str = "deferred", group_m: int = GROUP_M,
+                c_bufs: int = C_BUFS) -> str:
     """The kernel name of ``build()`` with these options: ``hopper_gemm``
     (``hopper_gemm_nn`` for ``b_layout="n"``), then ``_k<K per stage>x<stages>``
     for a stage shape other than the layout's default, ``_regs`` for the
-    register epilogue, ``_cluster_release`` for cluster-scope releases and
-    ``_<diagnostic>``."""
+    register epilogue, ``_cluster_release`` for cluster-scope releases,
+    ``_drain`` for the drained release, ``_g<group_m>`` for another raster
+    group and ``_c<c_bufs>`` for another number of epilogue buffers."""
     d_sub, d_stages = ((K_SUB, NUM_STAGES) if b_layout == "t"
                        else (1, NUM_STAGES_NN))
     name = "hopper_gemm" if b_layout == "t" else "hopper_gemm_nn"
@@ -586,14 +655,22 @@ def kernel_name(b_layout: str = "t", diagnostic: str = "",
         name += "_regs"
     if remote_arrive_scope == "cluster":
         name += "_cluster_release"
-    return name + (f"_{diagnostic}" if diagnostic else "")
+    if release == "drain":
+        name += "_drain"
+    if group_m != GROUP_M:
+        name += f"_g{group_m}"
+    if c_bufs != C_BUFS:
+        name += f"_c{c_bufs}"
+    return name
 
 
 def build(arch: str = ARCH, skip_validation: bool = False,
-          b_layout: str = "t", diagnostic: str = "",
+          b_layout: str = "t",
           k_sub: Optional[int] = None,
           num_stages: Optional[int] = None, epilogue: str = "tma",
-          remote_arrive_scope: str = "cta") -> TaskManager:
+          remote_arrive_scope: str = "cta",
+          release: str = "deferred", group_m: int = GROUP_M,
+          c_bufs: int = C_BUFS) -> TaskManager:
     """The TaskManager of the GEMM. ``b_layout``: ``"t"`` (B as N x K,
     K-major) or ``"n"`` (B as K x N, N-major). ``k_sub``: 64-wide K
     sub-slices per stage (``kt`` = K / (64 k_sub); default ``K_SUB`` for
@@ -604,15 +681,25 @@ def build(arch: str = ARCH, skip_validation: bool = False,
     thread stores its bf16 pairs to C). ``remote_arrive_scope``: ``"cta"``
     (the consumers' stage releases to the peer CTA are CTA-scope releases,
     as CUTLASS issues them) or ``"cluster"`` (tspipe's default, a
-    cluster-scope release; docs/Protocols.md, Remote-arrive scope). Raises
-    ValueError for an unknown option, a k_sub other than 1 with "n" or
-    stages (and C buffers) that overflow the 227 KiB of shared memory.
-    ``diagnostic`` (timing experiments of bench/RESULTS.md, not correct
-    kernels): ``"no_drain"`` releases a stage with its MMAs still in
-    flight, ``"no_epilogue"`` stores nothing. The kernel's name is
-    :func:`kernel_name` of the options."""
-    if diagnostic not in ("", "no_drain", "no_epilogue"):
-        raise ValueError(f"unknown diagnostic {diagnostic!r}")
+    cluster-scope release; docs/Protocols.md, Remote-arrive scope).
+    ``release``: ``"deferred"`` (each stage released one iteration after
+    its wait, once the next stage's MMAs are issued and the stage's own
+    have retired: ``advance_on_wait``, a head wait and a tail release;
+    docs/gemm.md) or ``"drain"`` (released in its own iteration after
+    ``wgmma.wait_group 0``). ``group_m``: tile pairs per raster group along
+    M (``_tile_of``; at least 1). ``c_bufs``: 4 KiB subtile buffers per
+    warpgroup of the TMA-store epilogue (1 to 8: with 8 no subtile waits
+    for an earlier store). Raises ValueError for an unknown option, a
+    k_sub other than 1 with "n" or stages (and C buffers) that overflow the
+    227 KiB of shared memory. The kernel's name is :func:`kernel_name` of the options."""
+    if group_m < 1:
+        raise ValueError(f"group_m must be >= 1, got {group_m}")
+    if not 1 <= c_bufs <= TILE_N // C_SUB_COLS:
+        raise ValueError(f"c_bufs must be 1 to {TILE_N // C_SUB_COLS}, got "
+                         f"{c_bufs}")
+    if release not in ("deferred", "drain"):
+        raise ValueError(f"release must be 'deferred' or 'drain', got "
+                         f"{release!r}")
     if b_layout not in ("t", "n"):
         raise ValueError(f"b_layout must be 't' or 'n', got {b_layout!r}")
     if epilogue not in ("tma", "registers"):
@@ -623,8 +710,8 @@ def build(arch: str = ARCH, skip_validation: bool = False,
     if remote_arrive_scope not in scopes:
         raise ValueError(f"remote_arrive_scope must be 'cta' or 'cluster', "
                          f"got {remote_arrive_scope!r}")
-    name = kernel_name(b_layout, diagnostic, k_sub, num_stages, epilogue,
-                       remote_arrive_scope)
+    name = kernel_name(b_layout, k_sub, num_stages, epilogue,
+                       remote_arrive_scope, release, group_m, c_bufs)
     if k_sub is None:
         k_sub = K_SUB if b_layout == "t" else 1
     if num_stages is None:
@@ -633,7 +720,7 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         raise ValueError(f"k_sub must be >= 1 (1 for b_layout 'n'), got "
                          f"{k_sub}")
     smem = num_stages * (k_sub * STAGE_DATA + 1024)
-    c_smem = C_SMEM if epilogue == "tma" else 0
+    c_smem = c_smem_bytes(c_bufs) if epilogue == "tma" else 0
     # Barriers (16 bytes a stage) and each buffer's 128-byte alignment.
     total = 128 + smem + c_smem
     if num_stages < 1 or total > 227 * 1024:
@@ -653,11 +740,16 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         # along N, which has one CTA.
         cta_layout_vmnk=(1, CLUSTER_M, 1, 1),
         remote_arrive_scope=scopes[remote_arrive_scope],
+        # The deferred release: the wait and the release have cursors of
+        # their own (docs/Protocols.md, Split cursors).
+        advance_on_wait=release == "deferred",
     )
     ab = SmemAB(name="ab", pipeline_config=ab_config,
                 smem_bytes=smem,
-                b_layout=b_layout, diagnostic=diagnostic, k_sub=k_sub)
-    out = GmemC(name="c_out", diagnostic=diagnostic, epilogue=epilogue)
+                b_layout=b_layout, k_sub=k_sub, release=release,
+                group_m=group_m)
+    out = GmemC(name="c_out", epilogue=epilogue,
+                group_m=group_m, c_bufs=c_bufs)
 
     def acc_init():
         if b_layout == "t":
@@ -669,7 +761,11 @@ def build(arch: str = ARCH, skip_validation: bool = False,
     acc = TaskLocalVariable(acc_init, name="acc")
 
     def iters(kernel):
-        return kernel.prologue(lambda: _arg_index(kernel, "iters"))
+        # At least one iteration: the deferred schedule waits once in its
+        # head, so both tasks run max(iters, 1) stages (the progress checker
+        # proves that for every iters).
+        return kernel.prologue(lambda: arith.maxui(
+            _arg_index(kernel, "iters"), _idx(1)))
 
     @schedule
     def tma_schedule(smem):
@@ -680,13 +776,33 @@ def build(arch: str = ARCH, skip_validation: bool = False,
         smem.producer_tail()
 
     @schedule
-    def mma_schedule(smem, gmem):
+    def mma_drain_schedule(smem, gmem):
         with domain_loop(0, iters, 1):
             smem.wait()
             acc.set(smem.mma(acc=acc))
             smem.release()
             gmem.store(acc=acc)
         gmem.drain()
+
+    @schedule
+    def mma_deferred_schedule(smem, gmem):
+        # Stage 0 in the head; each loop iteration issues stage i's MMAs,
+        # then frees stage i - 1 (its MMAs retired: X25); the tail frees
+        # the last.
+        smem.wait()
+        acc.set(smem.mma(acc=acc))
+        gmem.store(acc=acc)
+        with domain_loop(1, iters, 1):
+            smem.wait()
+            acc.set(smem.mma(acc=acc))
+            smem.release()
+            gmem.store(acc=acc)
+        smem.retire()
+        smem.release()
+        gmem.drain()
+
+    mma_schedule = (mma_deferred_schedule if release == "deferred"
+                    else mma_drain_schedule)
 
     @schedule
     def padding_schedule():
@@ -707,6 +823,7 @@ def build(arch: str = ARCH, skip_validation: bool = False,
     args = list(ARGS)
     if b_layout == "n":
         args[1] = ("b_map", B_MAP_N)
+
     return TaskManager(
         tasks=tasks, resource_dependency_graph={out: [ab]},
         skip_validation=skip_validation, num_warps=NUM_WARPS,

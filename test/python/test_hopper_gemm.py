@@ -87,11 +87,13 @@ def test_register_epilogue_builds():
 def test_variant_names():
     gemm = _example()
     assert gemm.kernel_name() == "hopper_gemm"
-    assert gemm.kernel_name(k_sub=1, num_stages=4) == "hopper_gemm_k64x4"
+    assert gemm.kernel_name(k_sub=1, num_stages=4) == "hopper_gemm"
+    assert gemm.kernel_name(k_sub=2, num_stages=2) == "hopper_gemm_k128x2"
     assert gemm.kernel_name(b_layout="n") == "hopper_gemm_nn"
     assert gemm.kernel_name(epilogue="registers",
                             remote_arrive_scope="cluster") == \
         "hopper_gemm_regs_cluster_release"
+    assert gemm.kernel_name(release="drain") == "hopper_gemm_drain"
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         from gemm_variants import VARIANTS
@@ -107,15 +109,48 @@ def test_transposed_b_builds():
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
 
 
-def test_four_stages_of_k64_build():
-    ptx = _example().build(k_sub=1, num_stages=4).to_ptx("sm_90a")
-    assert ptx.count("wgmma.mma_async") == 8
+def test_two_stages_of_k128_build():
+    ptx = _example().build(k_sub=2, num_stages=2).to_ptx("sm_90a")
+    # Stage 0 in the head (a tile's first k-slice: scale-d zero only), the
+    # loop's two chains (first k-slice of a tile or not), two 64-wide
+    # sub-slices each: 8 + 2 x 8.
+    assert ptx.count("wgmma.mma_async") == 24
+
+
+def test_deferred_release(ptx):
+    # Each stage is freed one iteration after its wait: the MMAs wait until
+    # one group (the stage just issued) is pending; the epilogue and the
+    # tail's release wait until none is.
+    assert re.search(r"wgmma\.wait_group\.sync\.aligned\s+1;", ptx)
+    assert re.search(r"wgmma\.wait_group\.sync\.aligned\s+0;", ptx)
+    tm = _example().build()
+    text = str(tm.kernel.module)
+    assert "advance_on_wait = true" in text
+    drained = _example().build(release="drain")
+    assert drained.kernel.name == "hopper_gemm_drain"
+    dptx = drained.to_ptx("sm_90a")
+    assert not re.search(r"wgmma\.wait_group\.sync\.aligned\s+1;", dptx)
+    assert "advance_on_wait" not in str(drained.kernel.module)
+
+
+@pytest.mark.parametrize("release", ["deferred", "drain"])
+def test_release_with_mma_in_flight_rejected(release, monkeypatch):
+    # X25: a wait that leaves the released stage's MMA group pending (one
+    # group more than the schedule allows) is a race the verifier reports.
+    from tspipe.diagnostics import ScheduleError
+    gemm = _example()
+    retire = gemm._retire
+    monkeypatch.setattr(gemm, "_retire",
+                        lambda pending: retire(pending + 1))
+    with pytest.raises(ScheduleError, match=r"\[X25\]"):
+        gemm.build(release=release)
 
 
 @pytest.mark.skipif(shutil.which("ptxas") is None, reason="no ptxas")
 @pytest.mark.parametrize("options", [
-    {}, {"epilogue": "registers"}, {"k_sub": 1, "num_stages": 4},
-    {"b_layout": "n"}], ids=["default", "regs", "k64x4", "nn"])
+    {}, {"epilogue": "registers"}, {"k_sub": 2, "num_stages": 2},
+    {"b_layout": "n"}, {"release": "drain"}],
+    ids=["default", "regs", "k128x2", "nn", "drain"])
 def test_assembles_without_spills(options, tmp_path):
     ptx = _example().build(**options).to_ptx("sm_90a")
     path = tmp_path / "gemm.ptx"
@@ -124,6 +159,9 @@ def test_assembles_without_spills(options, tmp_path):
                           str(tmp_path / "gemm.cubin")],
                          capture_output=True, text=True, check=True).stderr
     assert "0 bytes spill stores" in out and "0 bytes spill loads" in out
+    # No wgmma serialized (ptxas C7514: a non-wgmma instruction may touch
+    # an accumulator with a group in flight).
+    assert "C7514" not in out, out
 
 
 def test_spec_reference_and_checker():
@@ -148,18 +186,25 @@ def test_stage_shape_checked():
         gemm.build(b_layout="n", k_sub=2)
     with pytest.raises(ValueError, match="shared memory"):
         gemm.build(k_sub=2, num_stages=3)
+    with pytest.raises(ValueError, match="c_bufs"):
+        gemm.build(c_bufs=9)
+    with pytest.raises(ValueError, match="group_m"):
+        gemm.build(group_m=0)
     with pytest.raises(ValueError, match="epilogue"):
         gemm.build(epilogue="smem")
     with pytest.raises(ValueError, match="remote_arrive_scope"):
         gemm.build(remote_arrive_scope="gpu")
+    with pytest.raises(ValueError, match="release"):
+        gemm.build(release="late")
 
 
 def test_first_mma_of_a_tile_ignores_the_accumulator(ptx):
     # Scale-d zero on the first MMA of a tile, no select zeroing the
-    # accumulator registers between MMAs, two 64-wide sub-slices per stage.
+    # accumulator registers between MMAs.
     assert "setp.ne.b32 p, 0, 0;" in ptx
     assert "selp.f32" not in ptx
-    assert ptx.count("wgmma.mma_async") == 16
+    # 4 MMAs in the head (stage 0 is a tile's first), 2 x 4 in the loop.
+    assert ptx.count("wgmma.mma_async") == 12
 
 
 def test_wgmma_shape_attribute():
