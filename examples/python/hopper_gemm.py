@@ -196,9 +196,6 @@ def _tile_of(kernel, iteration, group_m: int):
     # subroutine call in SASS (several per iteration in each task).
     i32 = ir.IntegerType.get_signless(32)
 
-    def c(v):
-        return _i32(v)
-
     def as_i32(v):
         return arith.index_cast(i32, v)
 
@@ -207,21 +204,21 @@ def _tile_of(kernel, iteration, group_m: int):
     it = as_i32(iteration)
     step = arith.divui(it, kt)
     kk = arith.remui(it, kt)
-    cluster = arith.divui(as_i32(gpu.block_id(gpu.Dimension.x)), c(CLUSTER_M))
+    cluster = arith.divui(as_i32(gpu.block_id(gpu.Dimension.x)), _i32(CLUSTER_M))
     clusters = arith.divui(as_i32(gpu.grid_dim(gpu.Dimension.x)),
-                           c(CLUSTER_M))
+                           _i32(CLUSTER_M))
     pair = arith.addi(cluster, arith.muli(step, clusters))
     rank = nvvm.read_ptx_sreg_cluster_ctarank(i32)
-    n_blocks = arith.divui(kernel.arg("n"), c(TILE_N))
-    per_group = arith.muli(c(group_m), n_blocks)
+    n_blocks = arith.divui(kernel.arg("n"), _i32(TILE_N))
+    per_group = arith.muli(_i32(group_m), n_blocks)
     group = arith.divui(pair, per_group)
     in_group = arith.remui(pair, per_group)
-    first_m = arith.muli(group, c(group_m))
-    width = arith.minui(c(group_m), arith.subi(
-        arith.maxui(pairs_m, arith.addi(first_m, c(1))), first_m))
+    first_m = arith.muli(group, _i32(group_m))
+    width = arith.minui(_i32(group_m), arith.subi(
+        arith.maxui(pairs_m, arith.addi(first_m, _i32(1))), first_m))
     pm = arith.addi(first_m, arith.remui(in_group, width))
     nb = arith.divui(in_group, width)
-    mb = arith.addi(arith.muli(pm, c(CLUSTER_M)), rank)
+    mb = arith.addi(arith.muli(pm, _i32(CLUSTER_M)), rank)
     valid = arith.cmpi(arith.CmpIPredicate.ult, pair,
                        arith.muli(pairs_m, n_blocks))
     index = ir.IndexType.get()

@@ -129,7 +129,7 @@ private:
   void execOp(Operation *op, GroupState &st);
   void read(Operation *mma, GroupState &st);
   void release(ConsumerReleaseOp op, GroupState &st);
-  bool runScenario(const Scenario &sc);
+  void runScenario(const Scenario &sc);
 
   TaskOp task;
   llvm::StringMap<unsigned> pipeIds;
@@ -402,7 +402,7 @@ void TaskSimulator::execOp(Operation *op, GroupState &st) {
       exec(b, st);
 }
 
-bool TaskSimulator::runScenario(const Scenario &sc) {
+void TaskSimulator::runScenario(const Scenario &sc) {
   scenario = &sc;
   iteration = -1;
   waits.assign(pipeNames.size(), 0);
@@ -411,7 +411,6 @@ bool TaskSimulator::runScenario(const Scenario &sc) {
   readOp.clear();
   GroupState st;
   exec(task.getBody().front(), st);
-  return ok;
 }
 
 bool TaskSimulator::run() {
